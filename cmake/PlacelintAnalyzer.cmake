@@ -1,0 +1,36 @@
+# Decides whether the analyzer is built (PL_HAVE_ANALYZER), from
+# PL_BUILD_ANALYZER. Debian's LLVM 19 ships a ClangConfigVersion that rejects
+# a plain "19", so ask for 19.1 and check the major version ourselves.
+set(PL_HAVE_ANALYZER OFF)
+if(NOT PL_BUILD_ANALYZER STREQUAL "OFF")
+  if(NOT LLVM_DIR)
+    find_program(PL_LLVM_CONFIG NAMES llvm-config-19)
+    if(PL_LLVM_CONFIG)
+      execute_process(COMMAND ${PL_LLVM_CONFIG} --cmakedir
+                      OUTPUT_VARIABLE LLVM_DIR OUTPUT_STRIP_TRAILING_WHITESPACE)
+    endif()
+  endif()
+  find_package(LLVM 19.1 CONFIG QUIET)
+  if(LLVM_FOUND AND LLVM_VERSION_MAJOR EQUAL 19)
+    if(NOT Clang_DIR)
+      set(Clang_DIR ${LLVM_DIR}/../clang)
+    endif()
+    find_package(Clang CONFIG QUIET)
+  endif()
+  set(pl_analyzer_problem "")
+  if(NOT (LLVM_FOUND AND Clang_FOUND))
+    set(pl_analyzer_problem "LLVM/Clang 19 not found (install llvm-19-dev libclang-19-dev)")
+  elseif(NOT CMAKE_CXX_COMPILER_ID STREQUAL "Clang" OR NOT CMAKE_CXX_COMPILER_VERSION VERSION_GREATER_EQUAL 19)
+    # A g++-built clang-tidy plugin loads but crashes on first use (template
+    # mangling of OptionsView::get<bool> differs), so insist on clang++-19.
+    set(pl_analyzer_problem "the analyzer must be compiled with clang++-19 (CMAKE_CXX_COMPILER=clang++-19)")
+  endif()
+  if(pl_analyzer_problem STREQUAL "")
+    set(PL_HAVE_ANALYZER ON)
+  elseif(PL_BUILD_ANALYZER STREQUAL "ON")
+    message(FATAL_ERROR "PL_BUILD_ANALYZER=ON: ${pl_analyzer_problem}")
+  else()
+    message(STATUS "placelint: analyzer skipped: ${pl_analyzer_problem}")
+  endif()
+endif()
+message(STATUS "placelint: analyzer ${PL_HAVE_ANALYZER}")

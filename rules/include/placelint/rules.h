@@ -1,0 +1,44 @@
+// The rule catalogue as C++: an enum and a constexpr table built from
+// rules.def, shared by the analyzer and the runtime.
+#pragma once
+
+#include <array>
+#include <cstddef>
+#include <optional>
+#include <string_view>
+
+namespace placelint {
+
+enum class Rule {
+#define PL_RULE(Name, Id, Title, Summary) Name,
+#include <placelint/rules.def>
+#undef PL_RULE
+};
+
+struct RuleInfo {
+  Rule rule;
+  std::string_view id;
+  std::string_view title;
+  std::string_view summary;
+};
+
+inline constexpr std::array kRules = {
+#define PL_RULE(Name, Id, Title, Summary) RuleInfo{Rule::Name, Id, Title, Summary},
+#include <placelint/rules.def>
+#undef PL_RULE
+};
+
+constexpr const RuleInfo &ruleInfo(Rule R) {
+  return kRules[static_cast<std::size_t>(R)];
+}
+
+constexpr std::string_view ruleId(Rule R) { return ruleInfo(R).id; }
+
+constexpr std::optional<Rule> findRule(std::string_view Id) {
+  for (const RuleInfo &Info : kRules)
+    if (Info.id == Id)
+      return Info.rule;
+  return std::nullopt;
+}
+
+} // namespace placelint
