@@ -14,6 +14,13 @@ if(NOT PL_WITH_CUDA STREQUAL "OFF")
         set(CMAKE_CUDA_HOST_COMPILER ${PL_GXX})
       endif()
     endif()
+    # Without a GPU, CMake's "native" cannot work and the compiler default
+    # (sm_75) would not run well on the GPUs people use; build Ampere and
+    # Hopper code plus Hopper PTX (JIT-compiled on newer GPUs) unless the
+    # user chose architectures.
+    if(NOT DEFINED CMAKE_CUDA_ARCHITECTURES AND NOT DEFINED ENV{CUDAARCHS})
+      set(CMAKE_CUDA_ARCHITECTURES "80-real;90" CACHE STRING "CUDA architectures to build for")
+    endif()
     enable_language(CUDA)
     find_package(CUDAToolkit)
     if(CUDAToolkit_FOUND)

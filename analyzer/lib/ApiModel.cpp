@@ -1,0 +1,228 @@
+#include "placelint/analysis/ApiModel.h"
+
+#include "clang/AST/ASTContext.h"
+#include "clang/AST/DeclCXX.h"
+#include "clang/AST/DeclTemplate.h"
+#include "llvm/ADT/StringSwitch.h"
+
+namespace placelint::analysis {
+
+using namespace clang;
+
+std::optional<ApiProfile> parseApiProfile(llvm::StringRef Name) {
+  return llvm::StringSwitch<std::optional<ApiProfile>>(Name)
+      .Case("auto", ApiProfile::Auto)
+      .Case("pl", ApiProfile::Pl)
+      .Case("libtorch", ApiProfile::Libtorch)
+      .Default(std::nullopt);
+}
+
+llvm::StringRef apiProfileName(ApiProfile Profile) {
+  switch (Profile) {
+  case ApiProfile::Auto:
+    return "auto";
+  case ApiProfile::Pl:
+    return "pl";
+  case ApiProfile::Libtorch:
+    return "libtorch";
+  }
+  return "auto";
+}
+
+const ProfileTable &profileTable(ApiProfile Profile) {
+  // pl mirrors the libtorch C++ API under one namespace.
+  static const ProfileTable Pl{
+      "pl",
+      {"pl::Tensor"},
+      {"pl::Device"},
+      {"pl::DeviceType"},
+      {"pl::TensorOptions"},
+      {"pl::nn::Module", "pl::nn::ModuleHolder"},
+      {"pl"}};
+  // torch::Tensor is at::Tensor (derived from at::TensorBase); torch::Device,
+  // torch::kCUDA and torch::TensorOptions are c10's.
+  static const ProfileTable Libtorch{
+      "libtorch",
+      {"at::Tensor", "at::TensorBase"},
+      {"c10::Device"},
+      {"c10::DeviceType"},
+      {"c10::TensorOptions"},
+      {"torch::nn::Module", "torch::nn::ModuleHolder"},
+      {"torch", "at", "c10"}};
+  return Profile == ApiProfile::Libtorch ? Libtorch : Pl;
+}
+
+namespace {
+
+// Whether the unit declares the profile's tensor class (e.g. `pl::Tensor`).
+bool declaresTensorClass(const ASTContext &Context, const ProfileTable &Table) {
+  for (llvm::StringRef Qualified : Table.TensorClasses) {
+    auto [Namespace, Name] = Qualified.split("::");
+    auto &Idents = const_cast<ASTContext &>(Context).Idents;
+    for (const NamedDecl *NS :
+         Context.getTranslationUnitDecl()->lookup(&Idents.get(Namespace))) {
+      const auto *Space = dyn_cast<NamespaceDecl>(NS);
+      if (Space && !Space->lookup(&Idents.get(Name)).empty())
+        return true;
+    }
+  }
+  return false;
+}
+
+} // namespace
+
+ApiModel::ApiModel(const ASTContext &Context, ApiProfile Requested) {
+  if (Requested != ApiProfile::Auto) {
+    Profiles.push_back(Requested);
+    return;
+  }
+  for (ApiProfile Candidate : {ApiProfile::Pl, ApiProfile::Libtorch})
+    if (declaresTensorClass(Context, profileTable(Candidate)))
+      Profiles.push_back(Candidate);
+  if (Profiles.empty()) // nothing declared: nothing will classify anyway
+    Profiles = {ApiProfile::Pl, ApiProfile::Libtorch};
+}
+
+ValueKind ApiModel::classifyByName(llvm::StringRef QualifiedName) const {
+  for (ApiProfile Profile : Profiles) {
+    const ProfileTable &Table = profileTable(Profile);
+    auto Listed = [&](const std::vector<llvm::StringRef> &Names) {
+      return llvm::is_contained(Names, QualifiedName);
+    };
+    if (Listed(Table.TensorClasses))
+      return ValueKind::Tensor;
+    if (Listed(Table.DeviceClasses))
+      return ValueKind::Device;
+    if (Listed(Table.OptionsClasses))
+      return ValueKind::TensorOptions;
+    if (Listed(Table.ModuleClasses))
+      return ValueKind::Module;
+  }
+  return ValueKind::Other;
+}
+
+ValueKind ApiModel::classifyRecord(const CXXRecordDecl &Record) const {
+  ValueKind Kind = classifyByName(Record.getQualifiedNameAsString());
+  if (Kind != ValueKind::Other)
+    return Kind;
+  const CXXRecordDecl *Definition = Record.getDefinition();
+  if (!Definition)
+    return ValueKind::Other;
+  // std::shared_ptr<Net> where Net is a module.
+  if (const auto *Spec = dyn_cast<ClassTemplateSpecializationDecl>(Definition)) {
+    if (Spec->getQualifiedNameAsString() == "std::shared_ptr" &&
+        Spec->getTemplateArgs().size() >= 1 &&
+        Spec->getTemplateArgs()[0].getKind() == TemplateArgument::Type &&
+        classify(Spec->getTemplateArgs()[0].getAsType()) == ValueKind::Module)
+      return ValueKind::Module;
+  }
+  for (const CXXBaseSpecifier &Base : Definition->bases())
+    if (const CXXRecordDecl *BaseRecord = Base.getType()->getAsCXXRecordDecl()) {
+      ValueKind BaseKind = classifyRecord(*BaseRecord);
+      if (BaseKind == ValueKind::Tensor || BaseKind == ValueKind::Module)
+        return BaseKind;
+    }
+  return ValueKind::Other;
+}
+
+ValueKind ApiModel::classify(QualType Type) const {
+  if (Type.isNull())
+    return ValueKind::Other;
+  const clang::Type *Canonical =
+      Type.getNonReferenceType().getCanonicalType().getTypePtr();
+  auto Cached = TypeCache.find(Canonical);
+  if (Cached != TypeCache.end())
+    return Cached->second;
+  ValueKind Kind = ValueKind::Other;
+  if (const auto *Enum = Canonical->getAs<EnumType>()) {
+    std::string Name = Enum->getDecl()->getQualifiedNameAsString();
+    for (ApiProfile Profile : Profiles)
+      if (llvm::is_contained(profileTable(Profile).DeviceTypeEnums, Name))
+        Kind = ValueKind::DeviceType;
+  } else if (const CXXRecordDecl *Record = Canonical->getAsCXXRecordDecl()) {
+    if (!Canonical->isDependentType())
+      Kind = classifyRecord(*Record);
+  }
+  TypeCache[Canonical] = Kind;
+  return Kind;
+}
+
+bool ApiModel::isApiNamespace(llvm::StringRef Name) const {
+  for (ApiProfile Profile : Profiles)
+    if (llvm::is_contained(profileTable(Profile).ApiNamespaces, Name))
+      return true;
+  return false;
+}
+
+CallKind ApiModel::classifyFreeFunction(const FunctionDecl &Function) const {
+  if (!Function.getIdentifier())
+    return CallKind::Unmodelled;
+  // The outermost enclosing namespace decides (torch::nn::functional::relu
+  // belongs to torch).
+  const DeclContext *Outermost = nullptr;
+  for (const DeclContext *Ctx = Function.getDeclContext(); Ctx && !Ctx->isTranslationUnit();
+       Ctx = Ctx->getParent())
+    if (Ctx->isNamespace() && !cast<NamespaceDecl>(Ctx)->isInline())
+      Outermost = Ctx;
+  if (!Outermost || !isApiNamespace(cast<NamespaceDecl>(Outermost)->getName()))
+    return CallKind::Unmodelled;
+  return llvm::StringSwitch<CallKind>(Function.getName())
+      .Cases("zeros", "ones", "empty", "full", "arange", CallKind::Factory)
+      .Cases("rand", "randn", "randint", "tensor", "from_blob", CallKind::Factory)
+      .Cases("linspace", "eye", CallKind::Factory)
+      .Cases("zeros_like", "ones_like", "empty_like", "full_like",
+             CallKind::FactoryLike)
+      .Cases("rand_like", "randn_like", CallKind::FactoryLike)
+      .Case("scalar_tensor", CallKind::ScalarFactory)
+      .Cases("add", "sub", "mul", "div", "matmul", CallKind::SameDeviceOp)
+      .Cases("mm", "bmm", "dot", "mv", "addmm", CallKind::SameDeviceOp)
+      .Cases("maximum", "minimum", "where", "atan2", CallKind::SameDeviceOp)
+      .Cases("cat", "stack", "concat", "hstack", "vstack", CallKind::ListOp)
+      .Case("device", CallKind::OptionsDevice)
+      .Cases("dtype", "layout", "requires_grad", CallKind::OptionsBuilder)
+      .Default(CallKind::Unmodelled);
+}
+
+CallKind ApiModel::classifyTensorMethod(llvm::StringRef Name) {
+  return llvm::StringSwitch<CallKind>(Name)
+      .Cases("to", "cuda", "cpu", CallKind::Transfer)
+      .Cases("add", "sub", "mul", "div", "matmul", CallKind::SameDeviceOp)
+      .Cases("mm", "bmm", "dot", "mv", CallKind::SameDeviceOp)
+      .Cases("add_", "sub_", "mul_", "div_", CallKind::SameDeviceOp)
+      .Cases("maximum", "minimum", "pow", "pow_", CallKind::SameDeviceOp)
+      .Cases("eq", "ne", "lt", "le", "gt", "ge", CallKind::SameDeviceOp)
+      .Case("copy_", CallKind::CrossDeviceCopy)
+      .Cases("sum", "mean", "max", "min", "prod", CallKind::FullReduction)
+      .Cases("norm", "argmax", "argmin", CallKind::FullReduction)
+      .Cases("relu", "exp", "log", "neg", "abs", CallKind::ShapePreserving)
+      .Cases("sigmoid", "tanh", "sqrt", "clone", "detach", CallKind::ShapePreserving)
+      .Cases("contiguous", "float", "double", "half", "long", CallKind::ShapePreserving)
+      .Cases("relu_", "exp_", "neg_", "abs_", "zero_", CallKind::ShapePreserving)
+      .Case("device", CallKind::DeviceOf)
+      .Case("options", CallKind::OptionsOf)
+      .Case("item", CallKind::SyncToHost)
+      .Default(CallKind::Unmodelled);
+}
+
+CallKind ApiModel::classifyOptionsMethod(llvm::StringRef Name) {
+  return llvm::StringSwitch<CallKind>(Name)
+      .Case("device", CallKind::OptionsDevice)
+      .Cases("dtype", "layout", "requires_grad", "pinned_memory",
+             CallKind::OptionsBuilder)
+      .Case("memory_format", CallKind::OptionsBuilder)
+      .Default(CallKind::Unmodelled);
+}
+
+std::optional<DeviceKind> ApiModel::deviceKindOfEnumerator(llvm::StringRef Name) {
+  // pl and c10 spell the enumerators CPU/CUDA; the constants are kCPU/kCUDA.
+  if (Name.size() > 1 && Name.front() == 'k' && llvm::isUpper(Name[1]))
+    Name = Name.drop_front();
+  std::string Lower = Name.lower();
+  return llvm::StringSwitch<std::optional<DeviceKind>>(Lower)
+      .Case("cpu", DeviceKind::Cpu)
+      .Case("cuda", DeviceKind::Cuda)
+      .Case("sim", DeviceKind::Sim)
+      .Default(std::nullopt);
+}
+
+} // namespace placelint::analysis

@@ -1,0 +1,148 @@
+#include "placelint/analysis/DeviceLattice.h"
+
+#include <algorithm>
+#include <functional>
+
+namespace placelint::analysis {
+
+bool operator<(const AbstractDevice &L, const AbstractDevice &R) {
+  if (L.Kind != R.Kind)
+    return L.Kind < R.Kind;
+  if (L.Index != R.Index)
+    return L.Index < R.Index;
+  return std::less<const clang::ValueDecl *>()(L.Symbol, R.Symbol);
+}
+
+Agreement compare(const AbstractDevice &L, const AbstractDevice &R) {
+  if (!L.isConcrete() && !R.isConcrete())
+    return L.symbol() == R.symbol() ? Agreement::Same : Agreement::Unrelated;
+  if (!L.isConcrete() || !R.isConcrete())
+    return Agreement::MayDiffer;
+  if (L.kind() != R.kind())
+    return Agreement::Differ;
+  switch (L.kind()) {
+  case DeviceKind::Cpu:
+    return Agreement::Same;
+  case DeviceKind::Cuda:
+  case DeviceKind::Sim:
+    // The current device of a type may be any index.
+    if (L.index() == AbstractDevice::kCurrentIndex ||
+        R.index() == AbstractDevice::kCurrentIndex)
+      return Agreement::Same;
+    return L.index() == R.index() ? Agreement::Same : Agreement::Differ;
+  case DeviceKind::Symbolic:
+    break;
+  }
+  return Agreement::Unrelated;
+}
+
+std::string describe(const AbstractDevice &Device, SymbolNamer NameOf) {
+  switch (Device.kind()) {
+  case DeviceKind::Cpu:
+    return "cpu";
+  case DeviceKind::Cuda:
+    if (Device.index() == AbstractDevice::kCurrentIndex)
+      return "cuda";
+    return "cuda:" + std::to_string(Device.index());
+  case DeviceKind::Sim:
+    if (Device.index() == AbstractDevice::kCurrentIndex)
+      return "sim";
+    return "sim:" + std::to_string(Device.index());
+  case DeviceKind::Symbolic:
+    return "the device in '" + NameOf(Device.symbol()) + "'";
+  }
+  return "unknown";
+}
+
+DeviceSet DeviceSet::unknown() {
+  DeviceSet Result;
+  Result.State = Shape::Unknown;
+  return Result;
+}
+
+DeviceSet DeviceSet::of(const AbstractDevice &Device) {
+  DeviceSet Result;
+  Result.State = Shape::Set;
+  Result.Size = 1;
+  Result.Members[0] = Device;
+  return Result;
+}
+
+std::optional<AbstractDevice> DeviceSet::single() const {
+  if (State == Shape::Set && Size == 1)
+    return Members[0];
+  return std::nullopt;
+}
+
+bool DeviceSet::allConcrete() const {
+  return State == Shape::Set &&
+         std::all_of(devices().begin(), devices().end(),
+                     [](const AbstractDevice &D) { return D.isConcrete(); });
+}
+
+DeviceSet DeviceSet::join(const DeviceSet &Other) const {
+  if (isBottom() || Other.isUnknown())
+    return Other;
+  if (Other.isBottom() || isUnknown())
+    return *this;
+  // Merge two sorted member lists.
+  std::array<AbstractDevice, 2 * kMaxDevices> Merged{
+      AbstractDevice::cpu(), AbstractDevice::cpu(), AbstractDevice::cpu(),
+      AbstractDevice::cpu(), AbstractDevice::cpu(), AbstractDevice::cpu(),
+      AbstractDevice::cpu(), AbstractDevice::cpu()};
+  auto End = std::set_union(devices().begin(), devices().end(),
+                            Other.devices().begin(), Other.devices().end(),
+                            Merged.begin());
+  std::size_t Count = static_cast<std::size_t>(End - Merged.begin());
+  if (Count > kMaxDevices)
+    return unknown();
+  DeviceSet Result;
+  Result.State = Shape::Set;
+  Result.Size = static_cast<std::uint8_t>(Count);
+  std::copy(Merged.begin(), End, Result.Members.begin());
+  return Result;
+}
+
+DeviceSet
+DeviceSet::forgetIf(llvm::function_ref<bool(const AbstractDevice &)> Drop) const {
+  if (!isKnown())
+    return *this;
+  for (const AbstractDevice &D : devices())
+    if (Drop(D))
+      return unknown();
+  return *this;
+}
+
+bool operator==(const DeviceSet &L, const DeviceSet &R) {
+  return L.State == R.State && L.devices() == R.devices();
+}
+
+std::string DeviceSet::describe(SymbolNamer NameOf) const {
+  if (isBottom())
+    return "bottom";
+  if (isUnknown())
+    return "unknown";
+  std::string Text;
+  for (const AbstractDevice &D : devices()) {
+    if (!Text.empty())
+      Text += " or ";
+    Text += analysis::describe(D, NameOf);
+  }
+  return Text;
+}
+
+ZeroDim join(ZeroDim L, ZeroDim R) { return L == R ? L : ZeroDim::Unknown; }
+
+const char *describe(ZeroDim Value) {
+  switch (Value) {
+  case ZeroDim::Yes:
+    return "0-dim";
+  case ZeroDim::No:
+    return "not 0-dim";
+  case ZeroDim::Unknown:
+    break;
+  }
+  return "rank unknown";
+}
+
+} // namespace placelint::analysis

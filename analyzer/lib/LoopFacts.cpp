@@ -1,0 +1,241 @@
+#include "placelint/analysis/LoopFacts.h"
+
+#include "clang/AST/ASTContext.h"
+#include "clang/AST/ExprCXX.h"
+#include "clang/AST/RecursiveASTVisitor.h"
+#include "clang/Analysis/Analyses/ExprMutationAnalyzer.h"
+
+namespace placelint::analysis {
+
+using namespace clang;
+
+const Expr *stripCopies(const Expr *E) {
+  while (E) {
+    const Expr *Inner = E->IgnoreImplicit()->IgnoreParens();
+    if (const auto *Construct = dyn_cast<CXXConstructExpr>(Inner)) {
+      if (Construct->getNumArgs() == 1 &&
+          Construct->getConstructor()->isCopyOrMoveConstructor())
+        Inner = Construct->getArg(0);
+    } else if (const auto *Cast = dyn_cast<CXXFunctionalCastExpr>(Inner)) {
+      Inner = Cast->getSubExpr();
+    } else if (const auto *Call = dyn_cast<CallExpr>(Inner)) {
+      const FunctionDecl *Callee = Call->getDirectCallee();
+      if (Callee && Callee->isInStdNamespace() && Call->getNumArgs() == 1 &&
+          Callee->getIdentifier() &&
+          (Callee->getName() == "move" || Callee->getName() == "forward"))
+        Inner = Call->getArg(0);
+    }
+    if (Inner == E)
+      return E;
+    E = Inner;
+  }
+  return E;
+}
+
+class LoopFacts::Collector : public RecursiveASTVisitor<Collector> {
+public:
+  explicit Collector(LoopFacts &Facts) : Facts(Facts) {}
+
+  bool TraverseForStmt(ForStmt *S) { return traverseLoop(S, [&] { return Base::TraverseForStmt(S); }); }
+  bool TraverseWhileStmt(WhileStmt *S) { return traverseLoop(S, [&] { return Base::TraverseWhileStmt(S); }); }
+  bool TraverseDoStmt(DoStmt *S) { return traverseLoop(S, [&] { return Base::TraverseDoStmt(S); }); }
+  bool TraverseCXXForRangeStmt(CXXForRangeStmt *S) {
+    return traverseLoop(S, [&] { return Base::TraverseCXXForRangeStmt(S); });
+  }
+
+  // A lambda's body is a function of its own, analysed separately.
+  bool TraverseLambdaExpr(LambdaExpr *Lambda) {
+    Facts.Lambdas.push_back(Lambda);
+    for (Expr *Init : Lambda->capture_inits())
+      if (Init && !TraverseStmt(Init))
+        return false;
+    return true;
+  }
+
+  bool VisitExpr(Expr *E) {
+    if (!Facts.MentionsApi && Facts.Model.classify(E->getType()) != ValueKind::Other)
+      Facts.MentionsApi = true;
+    return true;
+  }
+
+  bool VisitVarDecl(VarDecl *Var) {
+    if (!Loops.empty())
+      Facts.LoopOfDecl[Var] = Loops.back();
+    return true;
+  }
+
+  bool VisitCXXMemberCallExpr(CXXMemberCallExpr *Call) {
+    if (!Loops.empty() && isTensorMethod(*Call))
+      Facts.LoopOfCall[Call] = Loops.back();
+    return true;
+  }
+
+  // Statements whose value is discarded: the children of a block and the
+  // branches and bodies of control statements.
+  bool VisitCompoundStmt(CompoundStmt *Block) {
+    for (Stmt *Child : Block->body())
+      noteDiscarded(Child);
+    return true;
+  }
+  bool VisitIfStmt(IfStmt *If) {
+    noteDiscarded(If->getThen());
+    noteDiscarded(If->getElse());
+    return true;
+  }
+  bool VisitForStmt(ForStmt *S) { noteDiscarded(S->getBody()); return true; }
+  bool VisitWhileStmt(WhileStmt *S) { noteDiscarded(S->getBody()); return true; }
+  bool VisitDoStmt(DoStmt *S) { noteDiscarded(S->getBody()); return true; }
+  bool VisitCXXForRangeStmt(CXXForRangeStmt *S) { noteDiscarded(S->getBody()); return true; }
+  bool VisitSwitchCase(SwitchCase *S) { noteDiscarded(S->getSubStmt()); return true; }
+  bool VisitLabelStmt(LabelStmt *S) { noteDiscarded(S->getSubStmt()); return true; }
+
+private:
+  using Base = RecursiveASTVisitor<Collector>;
+
+  template <typename Traverse> bool traverseLoop(const Stmt *Loop, Traverse Body) {
+    if (!Loops.empty())
+      Facts.ParentLoop[Loop] = Loops.back();
+    Loops.push_back(Loop);
+    bool Continue = Body();
+    Loops.pop_back();
+    return Continue;
+  }
+
+  bool isTensorMethod(const CXXMemberCallExpr &Call) const {
+    const Expr *Object = Call.getImplicitObjectArgument();
+    return Object && Facts.Model.isTensor(Object->getType());
+  }
+
+  void noteDiscarded(const Stmt *S) {
+    const auto *E = dyn_cast_or_null<Expr>(S);
+    if (!E)
+      return;
+    const auto *Call = dyn_cast<CXXMemberCallExpr>(E->IgnoreImplicit()->IgnoreParens());
+    if (!Call || !isTensorMethod(*Call) || !Call->getMethodDecl() ||
+        !Call->getMethodDecl()->getIdentifier())
+      return;
+    if (ApiModel::classifyTensorMethod(Call->getMethodDecl()->getName()) ==
+        CallKind::Transfer)
+      Facts.DiscardedTransfers.push_back(Call);
+  }
+
+  LoopFacts &Facts;
+  llvm::SmallVector<const Stmt *, 4> Loops;
+};
+
+LoopFacts::LoopFacts(const Stmt &Body, const ApiModel &Model, ASTContext &Context)
+    : Model(Model), Context(Context) {
+  Collector(*this).TraverseStmt(const_cast<Stmt *>(&Body));
+}
+
+LoopFacts::~LoopFacts() = default;
+
+const Stmt *LoopFacts::loopAround(const Expr &Call) const {
+  return LoopOfCall.lookup(&Call);
+}
+
+bool LoopFacts::isDeclaredIn(const VarDecl &Var, const Stmt &Loop) const {
+  for (const Stmt *L = LoopOfDecl.lookup(&Var); L; L = ParentLoop.lookup(L))
+    if (L == &Loop)
+      return true;
+  return false;
+}
+
+namespace {
+
+// In-place tensor operations mutate through a const handle in libtorch
+// (`add_` is a const member), which ExprMutationAnalyzer cannot see.
+class InPlaceUseFinder : public RecursiveASTVisitor<InPlaceUseFinder> {
+public:
+  InPlaceUseFinder(const VarDecl &Var, const ApiModel &Model) : Var(Var), Model(Model) {}
+
+  bool VisitCXXMemberCallExpr(CXXMemberCallExpr *Call) {
+    const CXXMethodDecl *Method = Call->getMethodDecl();
+    if (Method && Method->getIdentifier() && Method->getName().ends_with("_") &&
+        refersToVar(Call->getImplicitObjectArgument()))
+      Found = true;
+    return !Found;
+  }
+  bool VisitCXXOperatorCallExpr(CXXOperatorCallExpr *Op) {
+    if (Op->isAssignmentOp() && Op->getNumArgs() == 2 && refersToVar(Op->getArg(0)) &&
+        Model.isTensor(Op->getArg(0)->getType()))
+      Found = true;
+    return !Found;
+  }
+
+  bool Found = false;
+
+private:
+  bool refersToVar(const Expr *E) const {
+    const auto *Ref = dyn_cast_or_null<DeclRefExpr>(E ? E->IgnoreParenImpCasts() : nullptr);
+    return Ref && Ref->getDecl() == &Var;
+  }
+
+  const VarDecl &Var;
+  const ApiModel &Model;
+};
+
+} // namespace
+
+bool LoopFacts::isChangedIn(const VarDecl &Var, const Stmt &Loop) {
+  InPlaceUseFinder Finder(Var, Model);
+  Finder.TraverseStmt(const_cast<Stmt *>(&Loop));
+  if (Finder.Found)
+    return true;
+  std::unique_ptr<ExprMutationAnalyzer> &Analyzer = Mutation[&Loop];
+  if (!Analyzer)
+    Analyzer = std::make_unique<ExprMutationAnalyzer>(Loop, Context);
+  return Analyzer->isMutated(&Var);
+}
+
+namespace {
+
+class InvarianceChecker : public RecursiveASTVisitor<InvarianceChecker> {
+public:
+  InvarianceChecker(LoopFacts &Facts, const Stmt &Loop, const ApiModel &Model)
+      : Facts(Facts), Loop(Loop), Model(Model) {}
+
+  bool VisitDeclRefExpr(DeclRefExpr *Ref) {
+    if (const auto *Var = dyn_cast<VarDecl>(Ref->getDecl()))
+      if (Facts.isDeclaredIn(*Var, Loop) || Facts.isChangedIn(*Var, Loop))
+        Invariant = false;
+    return Invariant;
+  }
+  bool VisitMemberExpr(MemberExpr *Member) {
+    // Fields may be changed by any call in the loop.
+    if (isa<FieldDecl>(Member->getMemberDecl()) &&
+        !Model.isTensor(Member->getBase()->getType()))
+      Invariant = false;
+    return Invariant;
+  }
+  bool VisitCallExpr(CallExpr *Call) {
+    if (isa<CXXOperatorCallExpr>(Call))
+      return true;
+    const FunctionDecl *Callee = Call->getDirectCallee();
+    bool Api = Callee && (Model.classifyFreeFunction(*Callee) != CallKind::Unmodelled ||
+                          (isa<CXXMemberCallExpr>(Call) &&
+                           Model.classify(cast<CXXMemberCallExpr>(Call)
+                                              ->getImplicitObjectArgument()
+                                              ->getType()) != ValueKind::Other));
+    if (!Api)
+      Invariant = false;
+    return Invariant;
+  }
+
+  bool Invariant = true;
+
+private:
+  LoopFacts &Facts;
+  const Stmt &Loop;
+  const ApiModel &Model;
+};
+
+} // namespace
+
+bool LoopFacts::isInvariantIn(const Expr &E, const Stmt &Loop) {
+  InvarianceChecker Checker(*this, Loop, Model);
+  Checker.TraverseStmt(const_cast<Expr *>(&E));
+  return Checker.Invariant;
+}
+
+} // namespace placelint::analysis

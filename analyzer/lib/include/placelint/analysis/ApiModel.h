@@ -1,0 +1,105 @@
+// The API model: which types are tensors, devices, tensor options and
+// modules, and which functions create, transfer and combine tensors. The
+// tables are data (ApiModel.cpp); two built-in profiles, `pl` (this
+// project's runtime) and `libtorch`.
+#pragma once
+
+#include "placelint/analysis/DeviceLattice.h"
+
+#include "clang/AST/Type.h"
+#include "llvm/ADT/DenseMap.h"
+#include "llvm/ADT/StringRef.h"
+
+#include <optional>
+#include <vector>
+
+namespace clang {
+class ASTContext;
+class CXXRecordDecl;
+class EnumDecl;
+class FunctionDecl;
+} // namespace clang
+
+namespace placelint::analysis {
+
+enum class ApiProfile { Auto, Pl, Libtorch };
+
+std::optional<ApiProfile> parseApiProfile(llvm::StringRef Name);
+llvm::StringRef apiProfileName(ApiProfile Profile);
+
+// What a value of some type is to the analysis.
+enum class ValueKind {
+  Other,
+  Tensor,
+  Device,        // a Device object
+  DeviceType,    // the DeviceType enum (kCPU, kCUDA, ...)
+  TensorOptions, // options that may carry a device
+  Module         // a module, a module holder, or a shared_ptr to a module
+};
+
+// The names one profile contributes. Class names are fully qualified
+// canonical names; a class derived from a listed class counts as it.
+struct ProfileTable {
+  llvm::StringRef Name;
+  std::vector<llvm::StringRef> TensorClasses;
+  std::vector<llvm::StringRef> DeviceClasses;
+  std::vector<llvm::StringRef> DeviceTypeEnums;
+  std::vector<llvm::StringRef> OptionsClasses;
+  std::vector<llvm::StringRef> ModuleClasses;
+  // Namespaces whose free functions are the tensor API (factories, ops).
+  std::vector<llvm::StringRef> ApiNamespaces;
+};
+
+const ProfileTable &profileTable(ApiProfile Profile);
+
+// The kinds of free functions and tensor methods the analysis knows.
+enum class CallKind {
+  Unmodelled,
+  Factory,        // zeros, ones, ...: a new tensor on the options' device
+  FactoryLike,    // zeros_like(t, ...): on t's device unless options say
+  ScalarFactory,  // scalar_tensor: a new 0-dim tensor
+  Transfer,       // to, cuda, cpu
+  SameDeviceOp,   // add, matmul, ...: all tensor operands on one device
+  ListOp,         // cat, stack: all list elements on one device
+  CrossDeviceCopy,// copy_: explicit, may cross devices
+  FullReduction,  // sum(), mean(): 0-dim with no dimension argument
+  ShapePreserving,// relu, exp, clone: same device and rank as the input
+  DeviceOf,       // t.device(): the tensor's device
+  OptionsOf,      // t.options(): options on the tensor's device
+  OptionsDevice,  // device(d) / options.device(d): options with a device
+  OptionsBuilder, // dtype(...), options.dtype(...): options, device unchanged
+  SyncToHost      // item(): copies a device value to the host
+};
+
+// The model for one translation unit: the profiles in force (Auto resolves
+// to the profiles whose tensor class the unit declares) and a cache of type
+// classifications.
+class ApiModel {
+public:
+  ApiModel(const clang::ASTContext &Context, ApiProfile Requested);
+
+  ValueKind classify(clang::QualType Type) const;
+  bool isTensor(clang::QualType Type) const {
+    return classify(Type) == ValueKind::Tensor;
+  }
+  // Free functions in an API namespace, by name.
+  CallKind classifyFreeFunction(const clang::FunctionDecl &Function) const;
+  // Methods called on a tensor, by name.
+  static CallKind classifyTensorMethod(llvm::StringRef Name);
+  // Methods called on tensor options, by name.
+  static CallKind classifyOptionsMethod(llvm::StringRef Name);
+  // The device kind an enumerator of a DeviceType enum names (kCUDA, CUDA, ...).
+  static std::optional<DeviceKind> deviceKindOfEnumerator(llvm::StringRef Name);
+
+  llvm::ArrayRef<ApiProfile> profiles() const { return Profiles; }
+
+private:
+  ValueKind classifyRecord(const clang::CXXRecordDecl &Record) const;
+  ValueKind classifyByName(llvm::StringRef QualifiedName) const;
+  bool isApiNamespace(llvm::StringRef Name) const;
+
+  std::vector<ApiProfile> Profiles;
+  mutable llvm::DenseMap<const clang::Type *, ValueKind> TypeCache;
+};
+
+} // namespace placelint::analysis

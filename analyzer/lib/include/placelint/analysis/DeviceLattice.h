@@ -1,0 +1,123 @@
+// The device lattice: which devices a tensor (or a Device value) may be on at
+// one program point. A small value type with no dependency on the AST beyond
+// an opaque pointer naming the Device variable of a symbolic device, so its
+// algebra is unit-tested on its own.
+#pragma once
+
+#include "llvm/ADT/ArrayRef.h"
+#include "llvm/ADT/STLFunctionalExtras.h"
+
+#include <array>
+#include <cstdint>
+#include <optional>
+#include <string>
+
+namespace clang {
+class ValueDecl;
+} // namespace clang
+
+namespace placelint::analysis {
+
+enum class DeviceKind : std::uint8_t { Cpu, Cuda, Sim, Symbolic };
+
+// One abstract device: a concrete device (cpu, cuda:k, sim:k, or the current
+// device of a type: `cuda`, `sim`) or the unknown value held by a Device
+// variable.
+class AbstractDevice {
+public:
+  static constexpr std::int16_t kCurrentIndex = -1;
+
+  static AbstractDevice cpu() { return {DeviceKind::Cpu, 0, nullptr}; }
+  static AbstractDevice cuda(std::int16_t Index = kCurrentIndex) {
+    return {DeviceKind::Cuda, Index, nullptr};
+  }
+  static AbstractDevice sim(std::int16_t Index = kCurrentIndex) {
+    return {DeviceKind::Sim, Index, nullptr};
+  }
+  static AbstractDevice symbolic(const clang::ValueDecl *Var) {
+    return {DeviceKind::Symbolic, 0, Var};
+  }
+
+  DeviceKind kind() const { return Kind; }
+  std::int16_t index() const { return Index; }
+  const clang::ValueDecl *symbol() const { return Symbol; }
+  bool isConcrete() const { return Kind != DeviceKind::Symbolic; }
+  bool isCpu() const { return Kind == DeviceKind::Cpu; }
+
+  friend bool operator==(const AbstractDevice &, const AbstractDevice &) = default;
+  // A total order, so that sets have one canonical representation.
+  friend bool operator<(const AbstractDevice &L, const AbstractDevice &R);
+
+private:
+  AbstractDevice(DeviceKind Kind, std::int16_t Index,
+                 const clang::ValueDecl *Symbol)
+      : Kind(Kind), Index(Index), Symbol(Symbol) {}
+
+  DeviceKind Kind;
+  std::int16_t Index;
+  const clang::ValueDecl *Symbol;
+};
+
+// How two abstract devices relate at run time.
+enum class Agreement {
+  Same,      // the same device (the current cuda and cuda:k count as the same)
+  Differ,    // certainly different devices
+  MayDiffer, // a symbolic device against a concrete one
+  Unrelated  // two different Device variables: nothing can be said
+};
+Agreement compare(const AbstractDevice &L, const AbstractDevice &R);
+
+// Names a symbolic device's variable for printing.
+using SymbolNamer = llvm::function_ref<std::string(const clang::ValueDecl *)>;
+
+// `cpu`, `cuda`, `cuda:1`, `sim:0`, `the device in 'dev'`.
+std::string describe(const AbstractDevice &Device, SymbolNamer NameOf);
+
+// Bottom (nothing reaches this point yet), a set of at most kMaxDevices
+// abstract devices, or Unknown (top). Joining more than kMaxDevices
+// different devices gives Unknown, which bounds the lattice's height.
+class DeviceSet {
+public:
+  static constexpr std::size_t kMaxDevices = 4;
+
+  DeviceSet() = default; // bottom
+  static DeviceSet bottom() { return {}; }
+  static DeviceSet unknown();
+  static DeviceSet of(const AbstractDevice &Device);
+
+  bool isBottom() const { return State == Shape::Bottom; }
+  bool isUnknown() const { return State == Shape::Unknown; }
+  bool isKnown() const { return State == Shape::Set; }
+  // The device when the set holds exactly one.
+  std::optional<AbstractDevice> single() const;
+  // True when every member is a concrete device (and there is one at least).
+  bool allConcrete() const;
+  llvm::ArrayRef<AbstractDevice> devices() const {
+    return llvm::ArrayRef(Members.data(), Size);
+  }
+
+  DeviceSet join(const DeviceSet &Other) const;
+  // The set with every member that satisfies Drop replaced by Unknown.
+  DeviceSet forgetIf(llvm::function_ref<bool(const AbstractDevice &)> Drop) const;
+
+  friend bool operator==(const DeviceSet &L, const DeviceSet &R);
+
+  // `bottom`, `unknown`, a single device, or `cpu or cuda:1`.
+  std::string describe(SymbolNamer NameOf) const;
+
+private:
+  enum class Shape : std::uint8_t { Bottom, Set, Unknown };
+  Shape State = Shape::Bottom;
+  std::uint8_t Size = 0;
+  // Sorted, no duplicates; only the first Size entries are meaningful.
+  std::array<AbstractDevice, kMaxDevices> Members{
+      AbstractDevice::cpu(), AbstractDevice::cpu(), AbstractDevice::cpu(),
+      AbstractDevice::cpu()};
+};
+
+// Whether a tensor is 0-dim (a PyTorch "scalar tensor"): yes, no, or unknown.
+enum class ZeroDim : std::uint8_t { Yes, No, Unknown };
+ZeroDim join(ZeroDim L, ZeroDim R);
+const char *describe(ZeroDim Value);
+
+} // namespace placelint::analysis

@@ -1,0 +1,19 @@
+// The device-string grammar ("cpu", "cuda", "cuda:N", "sim:N"), for string
+// literals such as `t.to("cuda:1")`. It must accept exactly what the runtime's
+// pl::Device parser accepts: no leading zeros, no written negative index, no
+// index on cpu, an index required on sim. The analyzer links no runtime, so
+// the grammar is restated here and unit-tested against the same cases.
+#pragma once
+
+#include "placelint/analysis/DeviceLattice.h"
+
+#include "llvm/ADT/StringRef.h"
+
+#include <optional>
+
+namespace placelint::analysis {
+
+// The device a string names, or nullopt when the string is not a device.
+std::optional<AbstractDevice> parseDeviceString(llvm::StringRef Text);
+
+} // namespace placelint::analysis

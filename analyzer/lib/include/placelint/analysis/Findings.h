@@ -1,0 +1,93 @@
+// What the device analysis finds, and the handler that receives it: one
+// virtual method per kind of finding, no-op by default (after Clang's
+// ThreadSafetyHandler). Checks subclass it and turn findings into diagnostics.
+#pragma once
+
+#include "placelint/analysis/DeviceLattice.h"
+
+#include "clang/Basic/SourceLocation.h"
+
+#include <string>
+
+namespace clang {
+class Expr;
+class Stmt;
+} // namespace clang
+
+namespace placelint::analysis {
+
+// How a value got its device, for notes ("'x' was moved to cuda:0 here").
+enum class OriginKind : std::uint8_t {
+  None,     // not known
+  Created,  // a factory
+  Moved,    // to/cuda/cpu, Module::to
+  Assigned  // anything else: copies, function results, op results
+};
+
+struct Origin {
+  OriginKind Kind = OriginKind::None;
+  clang::SourceLocation Loc;
+  friend bool operator==(const Origin &, const Origin &) = default;
+};
+
+// One operand of an operation as the analysis saw it.
+struct OperandFact {
+  const clang::Expr *Operand = nullptr;
+  DeviceSet Devices;
+  Origin From;
+};
+
+struct MixedDeviceFinding {
+  const clang::Expr *Call = nullptr; // the operation; report at getExprLoc()
+  std::string OpName;                // operator+, add, matmul, cat, forward
+  // First: the first operand (definite), or the one whose device is uncertain
+  // (may). Second: the operand that conflicts with it.
+  OperandFact First;
+  OperandFact Second;
+  AbstractDevice FirstDevice = AbstractDevice::cpu();
+  AbstractDevice SecondDevice = AbstractDevice::cpu();
+};
+
+struct DiscardedTransferFinding {
+  const clang::Expr *Call = nullptr;     // the to/cuda/cpu call
+  const clang::Expr *Receiver = nullptr; // the tensor that was not moved
+  std::string Method;                    // to, cuda, cpu
+  // Receiver is a plain non-const local variable or by-value parameter, so
+  // `v = ` before the statement is the fix.
+  bool ReceiverIsAssignable = false;
+};
+
+// A transfer, or a device-to-host copy, inside a loop.
+struct LoopTransferFinding {
+  const clang::Expr *Call = nullptr;     // the transfer or item() call
+  const clang::Expr *Receiver = nullptr; // the tensor transferred
+  const clang::Stmt *Loop = nullptr;     // the innermost enclosing loop
+  DeviceSet Target;                      // where the transfer moves it
+};
+
+struct RoundTripFinding : LoopTransferFinding {
+  const clang::Expr *FirstTransfer = nullptr; // moved Receiver to Intermediate
+  DeviceSet Intermediate;
+};
+
+struct SyncFinding : LoopTransferFinding {
+  DeviceSet Source; // the (non-cpu) device copied from
+};
+
+class FindingsHandler {
+public:
+  virtual ~FindingsHandler();
+  // Operands certainly on different devices.
+  virtual void onMixedDevice(const MixedDeviceFinding &) {}
+  // One operand on a known device, the other possibly elsewhere.
+  virtual void onMayMixedDevice(const MixedDeviceFinding &) {}
+  virtual void onDiscardedTransfer(const DiscardedTransferFinding &) {}
+  // Source and target do not change in the loop: hoist the transfer.
+  virtual void onInvariantTransferInLoop(const LoopTransferFinding &) {}
+  // Moved back to where it came from right after a transfer.
+  virtual void onRoundTripInLoop(const RoundTripFinding &) {}
+  // A copy from a device to the host on every iteration.
+  virtual void onSyncInLoop(const SyncFinding &) {}
+};
+
+} // namespace placelint::analysis

@@ -1,0 +1,69 @@
+// Syntactic facts about one function body, gathered in one walk before the
+// flow analysis: whether it mentions the tensor API at all (if not, no CFG is
+// built), the innermost loop around each transfer, where variables are
+// declared, the lambdas in it, and the transfers whose result is discarded.
+#pragma once
+
+#include "placelint/analysis/ApiModel.h"
+
+#include "llvm/ADT/DenseMap.h"
+#include "llvm/ADT/SmallVector.h"
+
+#include <memory>
+
+namespace clang {
+class ASTContext;
+class CXXMemberCallExpr;
+class Expr;
+class ExprMutationAnalyzer;
+class LambdaExpr;
+class Stmt;
+class VarDecl;
+} // namespace clang
+
+namespace placelint::analysis {
+
+class LoopFacts {
+public:
+  LoopFacts(const clang::Stmt &Body, const ApiModel &Model, clang::ASTContext &Context);
+  ~LoopFacts();
+
+  bool mentionsApi() const { return MentionsApi; }
+  // The innermost loop (for, while, do, range-for) around a tensor method
+  // call, or null.
+  const clang::Stmt *loopAround(const clang::Expr &Call) const;
+  // Whether Var is declared inside Loop (the range-for variable included).
+  bool isDeclaredIn(const clang::VarDecl &Var, const clang::Stmt &Loop) const;
+  // Whether Var may change during Loop: assigned, passed by non-const
+  // reference, or changed in place (`t.add_(...)`, `t += ...`).
+  bool isChangedIn(const clang::VarDecl &Var, const clang::Stmt &Loop);
+  // Whether Expr, evaluated inside Loop, gives the same value on every
+  // iteration: it reads only variables that do not change in Loop and calls
+  // nothing but constructors and the tensor API.
+  bool isInvariantIn(const clang::Expr &Expr, const clang::Stmt &Loop);
+
+  llvm::ArrayRef<const clang::CXXMemberCallExpr *> discardedTransfers() const {
+    return DiscardedTransfers;
+  }
+  llvm::ArrayRef<const clang::LambdaExpr *> lambdas() const { return Lambdas; }
+
+private:
+  class Collector;
+
+  const ApiModel &Model;
+  clang::ASTContext &Context;
+  bool MentionsApi = false;
+  llvm::DenseMap<const clang::Expr *, const clang::Stmt *> LoopOfCall;
+  llvm::DenseMap<const clang::Stmt *, const clang::Stmt *> ParentLoop;
+  llvm::DenseMap<const clang::VarDecl *, const clang::Stmt *> LoopOfDecl;
+  llvm::SmallVector<const clang::CXXMemberCallExpr *, 4> DiscardedTransfers;
+  llvm::SmallVector<const clang::LambdaExpr *, 2> Lambdas;
+  llvm::DenseMap<const clang::Stmt *, std::unique_ptr<clang::ExprMutationAnalyzer>>
+      Mutation;
+};
+
+// The expression under implicit nodes, parentheses, copies and std::move:
+// `std::move(x)`, `Tensor(x)` and `x` all give the DeclRefExpr `x`.
+const clang::Expr *stripCopies(const clang::Expr *E);
+
+} // namespace placelint::analysis

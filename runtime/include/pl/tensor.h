@@ -1,0 +1,211 @@
+// Tensor: a reference-counted handle to a strided view of a storage on one
+// device, with the libtorch method API for the subset implemented. Copying a
+// Tensor copies the handle (both see the same data), as in libtorch.
+#pragma once
+
+#include <cstdint>
+#include <iosfwd>
+#include <memory>
+#include <optional>
+#include <source_location>
+#include <tuple>
+
+#include <placelint/rule_ids.h>
+
+#include <pl/array_ref.h>
+#include <pl/device.h>
+#include <pl/error.h>
+#include <pl/scalar.h>
+#include <pl/scalar_type.h>
+#include <pl/tensor_impl.h>
+#include <pl/tensor_options.h>
+
+// Tensor::to/cuda/cpu return the moved tensor; discarding it is the bug
+// placement-discarded-transfer.
+#define PL_NODISCARD_TRANSFER                                                              \
+  [[nodiscard(PL_RULE_ID_DiscardedTransfer                                                 \
+              ": the result is the moved tensor; the tensor itself is not moved in place")]]
+
+namespace pl {
+
+class Tensor;
+using TensorList = ArrayRef<Tensor>;
+
+class Tensor {
+public:
+  using SourceLocation = std::source_location;
+
+  Tensor() = default;
+  explicit Tensor(std::shared_ptr<TensorImpl> impl) : impl_(std::move(impl)) {}
+
+  bool defined() const noexcept { return impl_ != nullptr; }
+  // The same handle (not merely equal values).
+  bool is_same(const Tensor &other) const noexcept { return impl_ == other.impl_; }
+  const std::shared_ptr<TensorImpl> &impl() const noexcept { return impl_; }
+
+  // ---- metadata (throw pl::Error on an undefined tensor) --------------------
+  IntArrayRef sizes() const { return impl_ref().sizes; }
+  IntArrayRef strides() const { return impl_ref().strides; }
+  std::int64_t size(std::int64_t dim) const;
+  std::int64_t stride(std::int64_t dim) const;
+  std::int64_t dim() const { return static_cast<std::int64_t>(impl_ref().sizes.size()); }
+  std::int64_t ndimension() const { return dim(); }
+  std::int64_t numel() const { return impl_ref().numel; }
+  std::int64_t storage_offset() const { return impl_ref().storage_offset; }
+  std::size_t element_size() const { return pl::element_size(dtype()); }
+  std::size_t nbytes() const { return static_cast<std::size_t>(numel()) * element_size(); }
+  ScalarType dtype() const { return impl_ref().dtype; }
+  ScalarType scalar_type() const { return dtype(); }
+  Device device() const { return impl_ref().device; }
+  TensorOptions options() const { return TensorOptions(device()).dtype(dtype()); }
+  bool is_cpu() const { return device().is_cpu(); }
+  bool is_cuda() const { return device().is_cuda(); }
+  bool is_sim() const { return device().is_sim(); }
+  bool is_floating_point() const { return is_floating_type(dtype()); }
+  bool is_contiguous() const;
+  // Bumped by every in-place write to this tensor or any view of its storage.
+  std::uint32_t _version() const { return impl_ref().storage->version(); }
+
+  // Raw pointer to the first element, on the tensor's device (a device
+  // pointer for non-cpu tensors). Throws DTypeError when T does not match.
+  template <class T> T *data_ptr() const;
+  void *data_ptr() const;
+
+  // The single element as T (converted), copying it to the host; a device
+  // tensor counts as a device-to-host transfer at `loc` for the guard.
+  template <class T> T item(SourceLocation loc = SourceLocation::current()) const;
+  Scalar item(SourceLocation loc = SourceLocation::current()) const;
+
+  // ---- transfers and conversions -------------------------------------------
+  // Returns *this (no copy) when device and dtype already match, unless copy.
+  PL_NODISCARD_TRANSFER Tensor to(TensorOptions options, bool non_blocking = false,
+                                  bool copy = false,
+                                  SourceLocation loc = SourceLocation::current()) const;
+  PL_NODISCARD_TRANSFER Tensor to(Device device, ScalarType dtype, bool non_blocking = false,
+                                  bool copy = false,
+                                  SourceLocation loc = SourceLocation::current()) const;
+  PL_NODISCARD_TRANSFER Tensor to(ScalarType dtype, bool non_blocking = false,
+                                  bool copy = false,
+                                  SourceLocation loc = SourceLocation::current()) const;
+  PL_NODISCARD_TRANSFER Tensor to(const Tensor &other, bool non_blocking = false,
+                                  bool copy = false,
+                                  SourceLocation loc = SourceLocation::current()) const;
+  // The current CUDA device; throws DeviceError (placement-unguarded-cuda)
+  // when there is none.
+  PL_NODISCARD_TRANSFER Tensor cuda(SourceLocation loc = SourceLocation::current()) const;
+  PL_NODISCARD_TRANSFER Tensor cpu(SourceLocation loc = SourceLocation::current()) const;
+
+  // Copies src (broadcast to this shape, cast to this dtype) into this
+  // tensor; src may be on another device (an explicit transfer).
+  Tensor &copy_(const Tensor &src, bool non_blocking = false,
+                SourceLocation loc = SourceLocation::current()) const;
+  // Makes this handle's view refer to other's data (Module::to uses it so
+  // that every handle of a parameter sees it moved).
+  void set_data(const Tensor &other) const;
+
+  [[nodiscard]] Tensor clone() const;
+  [[nodiscard]] Tensor contiguous() const;
+
+  // ---- views (share storage) -----------------------------------------------
+  Tensor view(IntArrayRef sizes) const;
+  Tensor reshape(IntArrayRef sizes) const;
+  Tensor transpose(std::int64_t dim0, std::int64_t dim1) const;
+  Tensor t() const;
+  Tensor narrow(std::int64_t dim, std::int64_t start, std::int64_t length) const;
+  Tensor select(std::int64_t dim, std::int64_t index) const;
+  Tensor operator[](std::int64_t index) const { return select(0, index); }
+  Tensor unsqueeze(std::int64_t dim) const;
+  Tensor squeeze(std::int64_t dim) const;
+  Tensor flatten(std::int64_t start_dim = 0, std::int64_t end_dim = -1) const;
+
+  // ---- elementwise ----------------------------------------------------------
+  Tensor add(const Tensor &other) const;
+  Tensor add(const Scalar &other) const;
+  Tensor sub(const Tensor &other) const;
+  Tensor sub(const Scalar &other) const;
+  Tensor mul(const Tensor &other) const;
+  Tensor mul(const Scalar &other) const;
+  Tensor div(const Tensor &other) const;
+  Tensor div(const Scalar &other) const;
+  Tensor &add_(const Tensor &other) const;
+  Tensor &add_(const Scalar &other) const;
+  Tensor &sub_(const Tensor &other) const;
+  Tensor &sub_(const Scalar &other) const;
+  Tensor &mul_(const Tensor &other) const;
+  Tensor &mul_(const Scalar &other) const;
+  Tensor &div_(const Tensor &other) const;
+  Tensor &div_(const Scalar &other) const;
+  Tensor &operator+=(const Tensor &other) const { return add_(other); }
+  Tensor &operator+=(const Scalar &other) const { return add_(other); }
+  Tensor &operator-=(const Tensor &other) const { return sub_(other); }
+  Tensor &operator-=(const Scalar &other) const { return sub_(other); }
+  Tensor &operator*=(const Tensor &other) const { return mul_(other); }
+  Tensor &operator*=(const Scalar &other) const { return mul_(other); }
+  Tensor &operator/=(const Tensor &other) const { return div_(other); }
+  Tensor &operator/=(const Scalar &other) const { return div_(other); }
+  Tensor operator-() const { return neg(); }
+
+  Tensor relu() const;
+  Tensor exp() const;
+  Tensor log() const;
+  Tensor neg() const;
+  Tensor &relu_() const;
+  Tensor &exp_() const;
+  Tensor &log_() const;
+  Tensor &neg_() const;
+  Tensor &fill_(const Scalar &value) const;
+  Tensor &zero_() const { return fill_(0); }
+
+  // ---- reductions -------------------------------------------------------------
+  // An empty dim list reduces over every dimension.
+  Tensor sum() const { return sum(IntArrayRef{}, false); }
+  Tensor sum(IntArrayRef dims, bool keepdim = false) const;
+  Tensor mean() const { return mean(IntArrayRef{}, false); }
+  Tensor mean(IntArrayRef dims, bool keepdim = false) const;
+  Tensor max() const;
+  std::tuple<Tensor, Tensor> max(std::int64_t dim, bool keepdim = false) const;
+  Tensor argmax(std::optional<std::int64_t> dim = std::nullopt, bool keepdim = false) const;
+
+  // ---- linear algebra ---------------------------------------------------------
+  Tensor matmul(const Tensor &other) const;
+  Tensor mm(const Tensor &mat2) const;
+
+  // Same device, dtype, sizes and values.
+  bool equal(const Tensor &other) const;
+  bool allclose(const Tensor &other, double rtol = 1e-05, double atol = 1e-08) const;
+
+private:
+  const TensorImpl &impl_ref() const {
+    PL_CHECK(impl_ != nullptr, Error, "the tensor is undefined (default-constructed)");
+    return *impl_;
+  }
+  Tensor &self_ref() const { return const_cast<Tensor &>(*this); }
+  void *typed_data_ptr(ScalarType expected) const;
+  void read_item(void *dst, ScalarType as, SourceLocation loc) const;
+
+  std::shared_ptr<TensorImpl> impl_;
+};
+
+template <class T> T *Tensor::data_ptr() const {
+  return static_cast<T *>(typed_data_ptr(ScalarTypeOf<T>::value));
+}
+
+template <class T> T Tensor::item(SourceLocation loc) const {
+  if constexpr (std::is_same_v<T, bool> || std::is_same_v<T, std::int64_t> ||
+                std::is_same_v<T, float> || std::is_same_v<T, double>) {
+    T value;
+    read_item(&value, ScalarTypeOf<T>::value, loc);
+    return value;
+  } else if constexpr (std::is_floating_point_v<T>) {
+    return static_cast<T>(item<double>(loc));
+  } else {
+    static_assert(std::is_integral_v<T>, "item<T>: T must be an arithmetic type");
+    return static_cast<T>(item<std::int64_t>(loc));
+  }
+}
+
+// libtorch's printing: the values, then "[ CPUFloatType{2,3} ]"; non-cpu
+// tensors also name their device.
+std::ostream &operator<<(std::ostream &os, const Tensor &tensor);
+
+} // namespace pl

@@ -1,0 +1,58 @@
+// The data behind a Tensor handle: StorageImpl (one allocation on one
+// device, with the version counter every view of it shares) and TensorImpl
+// (a strided view of a storage). Public so that Tensor's hot accessors
+// (device, dtype, sizes) stay inline; user code goes through Tensor.
+#pragma once
+
+#include <cstddef>
+#include <cstdint>
+#include <functional>
+#include <memory>
+#include <vector>
+
+#include <pl/device.h>
+#include <pl/scalar_type.h>
+
+namespace pl {
+
+class StorageImpl {
+public:
+  // Allocates nbytes on `device` (a concrete, available device) through its
+  // backend; throws AllocationError.
+  StorageImpl(Device device, std::size_t nbytes);
+  // Wraps memory the caller owns (from_blob); `deleter` (may be empty) runs
+  // when the last view goes away.
+  StorageImpl(Device device, void *data, std::size_t nbytes, std::function<void(void *)> deleter);
+  ~StorageImpl();
+  StorageImpl(const StorageImpl &) = delete;
+  StorageImpl &operator=(const StorageImpl &) = delete;
+
+  void *data() const noexcept { return data_; }
+  std::size_t nbytes() const noexcept { return nbytes_; }
+  Device device() const noexcept { return device_; }
+  // Unique for the life of the process (addresses are reused, ids are not).
+  std::uint64_t id() const noexcept { return id_; }
+  std::uint32_t version() const noexcept { return version_; }
+  void bump_version() noexcept { ++version_; }
+
+private:
+  void *data_;
+  std::size_t nbytes_;
+  Device device_;
+  std::uint64_t id_;
+  std::uint32_t version_ = 0;
+  bool owned_;
+  std::function<void(void *)> deleter_;
+};
+
+struct TensorImpl {
+  std::shared_ptr<StorageImpl> storage;
+  Device device = Device(kCPU);
+  ScalarType dtype = kDefaultFloat;
+  std::vector<std::int64_t> sizes;
+  std::vector<std::int64_t> strides; // in elements
+  std::int64_t storage_offset = 0;   // in elements
+  std::int64_t numel = 1;
+};
+
+} // namespace pl

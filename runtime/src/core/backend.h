@@ -1,0 +1,148 @@
+// The backend interface: what a device implementation provides to the
+// front end (after ggml's backend interfaces, kept small).
+//
+//   memory   allocate / deallocate on one device (a caching allocator
+//            behind them), and byte copies host->device, device->host and
+//            device->device within the backend;
+//   kernels  fill, strided copy with cast, elementwise unary and binary
+//            (broadcasting expressed by zero strides), reductions, gemm.
+//
+// Contract: the front end (src/core) validates every operand before it
+// calls a backend: devices, shapes, dtypes and indices are already right,
+// all tensors of one call are on the one device passed as `device` (a
+// concrete index, never -1). Backends never re-check user input; they may
+// PL_ASSERT their own invariants. Errors a backend can still hit (out of
+// memory, a failing driver) are thrown as pl::AllocationError /
+// pl::DeviceError.
+#pragma once
+
+#include <cstddef>
+#include <cstdint>
+
+#include <pl/device.h>
+#include <pl/error.h>
+#include <pl/scalar_type.h>
+
+namespace pl::backend {
+
+// Kernel operands carry their sizes inline, so that a TensorArg can be
+// passed by value to a device kernel. The front end rejects tensors with
+// more dimensions with a pl::ShapeError.
+inline constexpr int kMaxDims = 8;
+
+// One strided operand of a kernel. `data` points at the first element (the
+// storage base plus the view's offset). Strides are in elements; a stride of
+// 0 repeats an element (broadcasting). A 0-dim tensor has dim == 0 and one
+// element.
+struct TensorArg {
+  void *data;
+  ScalarType dtype;
+  std::int32_t dim;
+  std::int64_t sizes[kMaxDims];
+  std::int64_t strides[kMaxDims];
+};
+
+// A scalar operand, already converted by the front end to the dtype of the
+// kernel: kernels on floating types read `floating`, kernels on Long and Bool
+// read `integral` (Bool: nonzero is true).
+struct ScalarArg {
+  double floating;
+  std::int64_t integral;
+};
+
+enum class UnaryOp : std::int8_t { Neg, Relu, Exp, Log };
+enum class BinaryOp : std::int8_t { Add, Sub, Mul, Div };
+enum class ReduceOp : std::int8_t { Sum, Mean, Max, ArgMax };
+
+// Row-major batched C = op(A) * op(B) (op = transpose when trans_*), where
+// op(A) is m x k, op(B) is k x n and C is m x n, all of `dtype` (Float or
+// Double). lda/ldb/ldc are the row strides (in elements) of A, B, C as
+// stored (before op); batch i uses a + i*batch_stride_a, and so on.
+// C is contiguous and does not alias A or B. k may be 0 (C becomes zeros).
+struct GemmArgs {
+  ScalarType dtype;
+  bool trans_a;
+  bool trans_b;
+  std::int64_t m, n, k;
+  std::int64_t batch;
+  const void *a;
+  std::int64_t lda, batch_stride_a;
+  const void *b;
+  std::int64_t ldb, batch_stride_b;
+  void *c;
+  std::int64_t ldc, batch_stride_c;
+};
+
+class Backend {
+public:
+  virtual ~Backend() = default;
+
+  virtual DeviceType device_type() const noexcept = 0;
+  // Devices usable now; 0 when none (for CUDA: no driver, no GPU). Never throws.
+  virtual int device_count() const noexcept = 0;
+  // The device that index -1 means ("cuda" = the current CUDA device).
+  virtual DeviceIndex current_device() const = 0;
+
+  // ---- memory -------------------------------------------------------------
+  // nbytes > 0. Throws pl::AllocationError naming the size and device when
+  // the memory cannot be had (after the caching allocator released its cache).
+  virtual void *allocate(DeviceIndex device, std::size_t nbytes) = 0;
+  // ptr and nbytes exactly as returned by / passed to allocate().
+  virtual void deallocate(DeviceIndex device, void *ptr, std::size_t nbytes) noexcept = 0;
+
+  // Host memory -> device memory. When non_blocking is true the backend may
+  // return before the copy completes, but then it must have staged `src`
+  // first (the host buffer may be freed or reused as soon as this returns),
+  // and the copy must complete before any later kernel on `dst_device` reads dst.
+  virtual void copy_from_host(void *dst, DeviceIndex dst_device, const void *src,
+                              std::size_t nbytes, bool non_blocking) = 0;
+  // Device memory -> host memory; synchronous: dst is valid on return.
+  virtual void copy_to_host(void *dst, const void *src, DeviceIndex src_device,
+                            std::size_t nbytes) = 0;
+  // Between two devices of this backend (src_device != dst_device).
+  virtual void copy_between_devices(void *dst, DeviceIndex dst_device, const void *src,
+                                    DeviceIndex src_device, std::size_t nbytes) = 0;
+  // Waits for all work queued on `device`.
+  virtual void synchronize(DeviceIndex device) = 0;
+
+  // ---- kernels --------------------------------------------------------------
+  // Every element of out = value (converted per ScalarArg).
+  virtual void fill(DeviceIndex device, const TensorArg &out, ScalarArg value) = 0;
+  // out = cast<out.dtype>(in), elementwise; same sizes; dtypes may differ.
+  // out and in do not overlap.
+  virtual void copy(DeviceIndex device, const TensorArg &out, const TensorArg &in) = 0;
+  // out = op(in); same sizes, same dtype. out either is exactly `in` (same
+  // data and strides: in place) or does not overlap it.
+  virtual void unary(DeviceIndex device, UnaryOp op, const TensorArg &out,
+                     const TensorArg &in) = 0;
+  // out = op(a, b); a and b already have out's sizes (broadcast dims have
+  // stride 0); all three the same dtype. out either is exactly a or b (in
+  // place) or overlaps neither.
+  virtual void binary(DeviceIndex device, BinaryOp op, const TensorArg &out,
+                      const TensorArg &a, const TensorArg &b) = 0;
+  // out = op(a, s), or op(s, a) when scalar_is_lhs; as binary otherwise.
+  virtual void binary_scalar(DeviceIndex device, BinaryOp op, const TensorArg &out,
+                             const TensorArg &a, ScalarArg s, bool scalar_is_lhs) = 0;
+  // Reduces `in` over the dimensions whose bit is set in reduced_dims
+  // (bit d = dimension d). out.dim == in.dim, out.sizes[d] == 1 for reduced
+  // dims and == in.sizes[d] otherwise. Sum, Mean, Max: out.dtype == in.dtype
+  // (Mean only on floating types; an empty Mean gives NaN, an empty Sum 0).
+  // ArgMax: exactly one reduced dim, out.dtype == Long, the index along it.
+  // Max and ArgMax are never called with an empty reduced extent.
+  virtual void reduce(DeviceIndex device, ReduceOp op, const TensorArg &out,
+                      const TensorArg &in, std::uint32_t reduced_dims) = 0;
+  virtual void gemm(DeviceIndex device, const GemmArgs &args) = 0;
+};
+
+// The backend of a device type. Throws pl::DeviceError ("this build has no
+// CUDA support") for a type that is not built in; never returns a null one.
+Backend &backend_for(DeviceType type);
+
+#if defined(PL_HAVE_CUDA)
+// Defined by runtime/src/cuda. A process-lifetime singleton (never
+// destroyed); constructing it must not fail or need a GPU: device_count()
+// reports 0 when there is none.
+Backend &cuda_backend();
+#endif
+
+} // namespace pl::backend

@@ -1,0 +1,99 @@
+// Helpers shared by the front end's translation units (not installed).
+#pragma once
+
+#include <cstdint>
+#include <initializer_list>
+#include <optional>
+#include <source_location>
+#include <string_view>
+#include <vector>
+
+#include <pl/tensor.h>
+
+#include "core/backend.h"
+
+namespace pl::detail {
+
+// ---- backends and devices ------------------------------------------------------
+inline backend::Backend &backend_of(Device device) { return backend::backend_for(device.type()); }
+
+// The concrete device a request means (index -1 -> current device), after
+// checking that it exists; otherwise DeviceError naming the request and the
+// call site (placement-unguarded-cuda for CUDA).
+Device resolve_device(Device requested, std::source_location loc);
+
+// ---- checks --------------------------------------------------------------------
+void check_defined(std::string_view op, std::string_view name, const Tensor &tensor);
+// dim wrapped into [0, ndim) (a 0-dim tensor accepts 0 and -1); IndexError.
+std::int64_t wrap_dim(std::string_view op, std::int64_t dim, std::int64_t ndim);
+std::vector<std::int64_t> broadcast_sizes(std::string_view op, IntArrayRef a, IntArrayRef b);
+
+// A 0-dim cpu tensor: may join an op on another device as an input.
+inline bool is_cpu_scalar(const TensorImpl &impl) {
+  return impl.device.is_cpu() && impl.sizes.empty();
+}
+
+[[noreturn, gnu::cold]] void mixed_device_error(std::string_view op, std::string_view first_name,
+                                                Device first, std::string_view other_name,
+                                                Device other);
+
+struct NamedTensor {
+  std::string_view name;
+  const Tensor *tensor; // may be undefined for optional operands (skipped)
+};
+
+// The device an op on these operands runs on: all on one device, except that
+// one 0-dim cpu tensor may join an op on another device (never the
+// operand at `self_index`, the output of an in-place op; -1 for none).
+// Throws DeviceMismatchError naming the op, both operands and both devices.
+Device common_device(std::string_view op, std::initializer_list<NamedTensor> operands,
+                     int self_index = -1);
+
+// ---- tensors -------------------------------------------------------------------
+std::vector<std::int64_t> contiguous_strides(IntArrayRef sizes);
+// A new contiguous tensor on a resolved device; validates sizes.
+Tensor make_tensor(IntArrayRef sizes, ScalarType dtype, Device device);
+Tensor make_view(const Tensor &base, std::vector<std::int64_t> sizes,
+                 std::vector<std::int64_t> strides, std::int64_t storage_offset);
+backend::TensorArg kernel_arg(const TensorImpl &impl);
+inline backend::TensorArg kernel_arg(const Tensor &tensor) { return kernel_arg(*tensor.impl()); }
+// The tensor seen with out_sizes: missing leading dims and size-1 dims get
+// stride 0. The sizes must be broadcast-compatible (checked by the caller).
+backend::TensorArg broadcast_arg(const TensorImpl &impl, IntArrayRef out_sizes);
+backend::ScalarArg scalar_arg(const Scalar &value);
+// The value of a 0-dim cpu tensor as a Scalar of its kind.
+Scalar cpu_scalar_value(const TensorImpl &impl);
+// A copy of t converted to dtype on its device (t itself when it has dtype).
+Tensor cast(const Tensor &tensor, ScalarType dtype);
+// Whether the two views touch a common storage (conservatively: same storage).
+inline bool shares_storage(const TensorImpl &a, const TensorImpl &b) {
+  return a.storage == b.storage && a.numel > 0 && b.numel > 0;
+}
+inline bool same_view(const TensorImpl &a, const TensorImpl &b) {
+  return a.storage == b.storage && a.storage_offset == b.storage_offset && a.sizes == b.sizes &&
+         a.strides == b.strides && a.dtype == b.dtype;
+}
+
+// Moves/converts src to (device, dtype); the body of Tensor::to and friends.
+Tensor convert(std::string_view op, const Tensor &src, Device target, ScalarType dtype,
+               bool non_blocking, bool copy, std::source_location loc);
+
+// ---- transfer guard hooks --------------------------------------------------------
+// A transfer of src to another device at loc (checked before the copy).
+void guard_transfer(std::string_view op, const TensorImpl &src, Device target,
+                    std::source_location loc);
+
+// ---- promotion -------------------------------------------------------------------
+// PyTorch's result_type over tensors (0-dim ones rank below dimensioned ones)
+// and C++ scalars (rank lowest, floating ones count as the default float).
+struct ResultTypeState {
+  std::optional<ScalarType> dimensioned, zero_dim, wrapped;
+  void add(const TensorImpl &tensor);
+  void add(const Scalar &scalar);
+  ScalarType result() const;
+};
+// Whether a value of `from` may be written into a tensor of `to` by an
+// in-place op (no float -> integral, no non-bool -> bool).
+bool can_cast(ScalarType from, ScalarType to);
+
+} // namespace pl::detail

@@ -1,0 +1,130 @@
+#include "cpu/thread_pool.h"
+
+#include <algorithm>
+#include <atomic>
+#include <condition_variable>
+#include <mutex>
+#include <thread>
+#include <vector>
+
+namespace pl::cpu {
+namespace {
+
+class ThreadPool {
+public:
+  ThreadPool() {
+    const unsigned hardware = std::max(1u, std::thread::hardware_concurrency());
+    for (unsigned i = 1; i < hardware; ++i)
+      workers_.emplace_back([this] { work(); });
+  }
+
+  ~ThreadPool() {
+    {
+      std::lock_guard lock(mutex_);
+      stopping_ = true;
+    }
+    wake_.notify_all();
+    for (std::thread &worker : workers_)
+      worker.join();
+  }
+
+  int threads() const { return static_cast<int>(workers_.size()) + 1; }
+
+  // Runs the job on the pool; returns false (running nothing) when another
+  // thread's job holds the pool, so that the caller runs it alone instead.
+  bool run(std::int64_t begin, std::int64_t end, std::int64_t chunk,
+           const std::function<void(std::int64_t, std::int64_t)> &fn) {
+    std::unique_lock job_lock(job_mutex_, std::try_to_lock);
+    if (!job_lock.owns_lock())
+      return false;
+    {
+      std::lock_guard lock(mutex_);
+      fn_ = &fn;
+      begin_ = begin;
+      end_ = end;
+      chunk_ = chunk;
+      next_.store(begin);
+      pending_ = static_cast<int>(workers_.size());
+      ++generation_;
+    }
+    wake_.notify_all();
+    run_chunks();
+    std::unique_lock lock(mutex_);
+    done_.wait(lock, [this] { return pending_ == 0; });
+    fn_ = nullptr;
+    return true;
+  }
+
+private:
+  void run_chunks() {
+    for (;;) {
+      const std::int64_t start = next_.fetch_add(chunk_);
+      if (start >= end_)
+        return;
+      (*fn_)(start, std::min(end_, start + chunk_));
+    }
+  }
+
+  void work() {
+    std::uint64_t seen = 0;
+    for (;;) {
+      {
+        std::unique_lock lock(mutex_);
+        wake_.wait(lock, [&] { return stopping_ || generation_ != seen; });
+        if (stopping_)
+          return;
+        seen = generation_;
+      }
+      run_chunks();
+      std::lock_guard lock(mutex_);
+      if (--pending_ == 0)
+        done_.notify_one();
+    }
+  }
+
+  std::vector<std::thread> workers_;
+  std::mutex job_mutex_; // one job at a time
+  std::mutex mutex_;
+  std::condition_variable wake_;
+  std::condition_variable done_;
+  bool stopping_ = false;
+  std::uint64_t generation_ = 0;
+  int pending_ = 0;
+  const std::function<void(std::int64_t, std::int64_t)> *fn_ = nullptr;
+  std::int64_t begin_ = 0;
+  std::int64_t end_ = 0;
+  std::int64_t chunk_ = 1;
+  std::atomic<std::int64_t> next_{0};
+};
+
+ThreadPool &pool() {
+  static ThreadPool instance;
+  return instance;
+}
+
+} // namespace
+
+int parallel_threads() { return pool().threads(); }
+
+void parallel_for(std::int64_t begin, std::int64_t end, std::int64_t grain,
+                  const std::function<void(std::int64_t, std::int64_t)> &fn) {
+  if (end <= begin)
+    return;
+  const std::int64_t count = end - begin;
+  if (count < grain || count < 2) {
+    fn(begin, end);
+    return;
+  }
+  ThreadPool &threads = pool();
+  const std::int64_t chunks =
+      std::min<std::int64_t>(threads.threads(), std::max<std::int64_t>(1, count / grain));
+  if (chunks < 2) {
+    fn(begin, end);
+    return;
+  }
+  const std::int64_t chunk = (count + chunks - 1) / chunks;
+  if (!threads.run(begin, end, chunk, fn))
+    fn(begin, end);
+}
+
+} // namespace pl::cpu

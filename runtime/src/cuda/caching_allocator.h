@@ -1,0 +1,59 @@
+// Device memory with a cache in front of cudaMalloc, after PyTorch's
+// CUDACachingAllocator: cudaMalloc and cudaFree synchronise the device and
+// cost tens of microseconds, so freed blocks are kept per device in
+// size-class bins and handed out again. All work of this backend runs on each
+// device's legacy default stream, so a block freed by the host can be reused
+// at once: any kernel that touches its next owner is ordered after every
+// kernel that touched it before.
+#pragma once
+
+#include <cstddef>
+#include <memory>
+#include <mutex>
+#include <unordered_map>
+#include <vector>
+
+namespace pl::cuda::detail {
+
+struct CachingAllocatorStats {
+  std::size_t allocatedBytes = 0; // held by tensors now (rounded sizes)
+  std::size_t reservedBytes = 0;  // obtained from cudaMalloc and not yet freed
+  std::size_t cudaMallocCalls = 0;
+  std::size_t cacheHits = 0;
+};
+
+class CachingAllocator {
+public:
+  // Requests are rounded up to a size class: multiples of 512 bytes up to
+  // 1 MiB, then eight classes per power of two (at most 12.5% slack).
+  static std::size_t sizeClass(std::size_t bytes);
+
+  // At least `bytes` on `device`. When cudaMalloc runs out of memory, every
+  // cached block of that device goes back to the driver and the allocation
+  // is tried once more; if that fails too, throws pl::AllocationError.
+  void *allocate(int device, std::size_t bytes);
+  // Puts a block back into its bin; `bytes` as passed to allocate().
+  void deallocate(int device, void *ptr, std::size_t bytes) noexcept;
+  // Returns every cached (free) block of every device to the driver.
+  void emptyCache();
+
+  CachingAllocatorStats stats(int device) const;
+
+private:
+  struct DevicePool {
+    std::unordered_map<std::size_t, std::vector<void *>> freeBlocks; // by size class
+    CachingAllocatorStats stats;
+  };
+
+  DevicePool &pool(int device);
+  static void releaseCached(int device, DevicePool &pool);
+
+  mutable std::mutex mutex_;
+  std::vector<std::unique_ptr<DevicePool>> pools_; // by device index
+};
+
+// The process-wide allocator. Never destroyed: tensors may be freed during
+// static destruction, and at exit the driver may already be gone.
+CachingAllocator &cachingAllocator();
+
+} // namespace pl::cuda::detail

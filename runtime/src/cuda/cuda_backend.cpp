@@ -1,0 +1,206 @@
+// The CUDA backend: the caching allocator, transfers (pinned staging for
+// non_blocking host-to-device copies), the kernel table and cuBLAS gemm.
+// Every call makes its device current for its duration; all work runs on the
+// device's legacy default stream, so work on one device runs in call order.
+#include "caching_allocator.h"
+#include "cuda_error.h"
+#include "device_context.h"
+#include "kernels.h"
+#include "pinned_staging.h"
+
+#include "core/backend.h"
+
+#include <cstring>
+#include <cublas_v2.h>
+#include <cuda_runtime_api.h>
+#include <mutex>
+#include <vector>
+
+namespace pl::cuda::detail {
+namespace {
+
+using backend::GemmArgs;
+
+// The legacy default stream: implicitly ordered with all other work.
+constexpr cudaStream_t kStream = nullptr;
+
+// One cuBLAS handle per device, created on first use (it allocates device
+// workspace and takes milliseconds). Never destroyed: at exit the contexts
+// may already be gone, and cublasDestroy would fail (PyTorch leaks them too).
+cublasHandle_t cublasHandleFor(int device) {
+  static std::mutex mutex;
+  static auto *const handles = new std::vector<cublasHandle_t>();
+  std::lock_guard lock(mutex);
+  const auto index = static_cast<std::size_t>(device);
+  if (index >= handles->size())
+    handles->resize(index + 1, nullptr);
+  cublasHandle_t &handle = (*handles)[index];
+  if (handle == nullptr) {
+    PL_CUBLAS_CHECK(cublasCreate(&handle));
+    PL_CUBLAS_CHECK(cublasSetStream(handle, kStream));
+    // No TF32 for float (that needs CUBLAS_TF32_TENSOR_OP_MATH), so results
+    // agree with the CPU backend's within float rounding.
+    PL_CUBLAS_CHECK(cublasSetMathMode(handle, CUBLAS_DEFAULT_MATH));
+  }
+  return handle;
+}
+
+// cuBLAS rejects a leading dimension below the stored row length even when
+// there is one row and it is never used to step; any value is right then.
+std::int64_t leadingDimension(std::int64_t ld, std::int64_t rows, std::int64_t cols) {
+  return rows <= 1 && ld < cols ? (cols > 0 ? cols : 1) : ld;
+}
+
+template <class T> struct CublasGemm;
+template <> struct CublasGemm<float> {
+  static constexpr auto plain = cublasSgemm_64;
+  static constexpr auto batched = cublasSgemmStridedBatched_64;
+};
+template <> struct CublasGemm<double> {
+  static constexpr auto plain = cublasDgemm_64;
+  static constexpr auto batched = cublasDgemmStridedBatched_64;
+};
+
+template <class T> void runGemm(cublasHandle_t handle, const GemmArgs &g) {
+  // Row-major C = op(A) op(B) is column-major C^T = op(B)^T op(A)^T: the
+  // stored row-major matrices read as column-major are already transposed,
+  // so swap the operands and keep each one's op.
+  const T one = 1, zero = 0;
+  const cublasOperation_t opA = g.trans_a ? CUBLAS_OP_T : CUBLAS_OP_N;
+  const cublasOperation_t opB = g.trans_b ? CUBLAS_OP_T : CUBLAS_OP_N;
+  const std::int64_t lda = g.trans_a ? leadingDimension(g.lda, g.k, g.m)
+                                     : leadingDimension(g.lda, g.m, g.k);
+  const std::int64_t ldb = g.trans_b ? leadingDimension(g.ldb, g.n, g.k)
+                                     : leadingDimension(g.ldb, g.k, g.n);
+  const std::int64_t ldc = leadingDimension(g.ldc, g.m, g.n);
+  const auto *a = static_cast<const T *>(g.a);
+  const auto *b = static_cast<const T *>(g.b);
+  auto *c = static_cast<T *>(g.c);
+  if (g.batch == 1)
+    PL_CUBLAS_CHECK(CublasGemm<T>::plain(handle, opB, opA, g.n, g.m, g.k, &one, b, ldb, a, lda,
+                                         &zero, c, ldc));
+  else
+    PL_CUBLAS_CHECK(CublasGemm<T>::batched(handle, opB, opA, g.n, g.m, g.k, &one, b, ldb,
+                                           g.batch_stride_b, a, lda, g.batch_stride_a, &zero, c,
+                                           ldc, g.batch_stride_c, g.batch));
+}
+
+class CudaBackend final : public backend::Backend {
+public:
+  DeviceType device_type() const noexcept override { return DeviceType::CUDA; }
+
+  int device_count() const noexcept override { return deviceCount(); }
+
+  DeviceIndex current_device() const override {
+    int device = 0;
+    PL_CUDA_CHECK(cudaGetDevice(&device));
+    return static_cast<DeviceIndex>(device);
+  }
+
+  void *allocate(DeviceIndex device, std::size_t nbytes) override {
+    return cachingAllocator().allocate(device, nbytes);
+  }
+
+  void deallocate(DeviceIndex device, void *ptr, std::size_t nbytes) noexcept override {
+    cachingAllocator().deallocate(device, ptr, nbytes);
+  }
+
+  void copy_from_host(void *dst, DeviceIndex dst_device, const void *src, std::size_t nbytes,
+                      bool non_blocking) override {
+    DeviceGuard guard(dst_device);
+    if (!non_blocking) {
+      PL_CUDA_CHECK(cudaMemcpy(dst, src, nbytes, cudaMemcpyHostToDevice));
+      return;
+    }
+    // The caller may reuse `src` as soon as this returns: copy it into a
+    // pinned buffer that stays reserved until the DMA from it has finished.
+    PinnedStagingPool &staging = pinnedStagingPool();
+    const PinnedBuffer buffer = staging.acquire(nbytes);
+    std::memcpy(buffer.data, src, nbytes);
+    PL_CUDA_CHECK(cudaMemcpyAsync(dst, buffer.data, nbytes, cudaMemcpyHostToDevice, kStream));
+    staging.releaseAfterQueuedWork(buffer, dst_device, kStream);
+  }
+
+  void copy_to_host(void *dst, const void *src, DeviceIndex src_device,
+                    std::size_t nbytes) override {
+    DeviceGuard guard(src_device);
+    PL_CUDA_CHECK(cudaMemcpy(dst, src, nbytes, cudaMemcpyDeviceToHost));
+  }
+
+  void copy_between_devices(void *dst, DeviceIndex dst_device, const void *src,
+                            DeviceIndex src_device, std::size_t nbytes) override {
+    // Ordered after all work queued on both devices and before later work on
+    // either, so the source may be freed and the destination read at once.
+    PL_CUDA_CHECK(cudaMemcpyPeer(dst, dst_device, src, src_device, nbytes));
+  }
+
+  void synchronize(DeviceIndex device) override {
+    DeviceGuard guard(device);
+    PL_CUDA_CHECK(cudaDeviceSynchronize());
+  }
+
+  void fill(DeviceIndex device, const TensorArg &out, ScalarArg value) override {
+    DeviceGuard guard(device);
+    launchFill(out, value);
+  }
+
+  void copy(DeviceIndex device, const TensorArg &out, const TensorArg &in) override {
+    DeviceGuard guard(device);
+    launchCopy(out, in);
+  }
+
+  void unary(DeviceIndex device, UnaryOp op, const TensorArg &out,
+             const TensorArg &in) override {
+    DeviceGuard guard(device);
+    launchUnary(op, out, in);
+  }
+
+  void binary(DeviceIndex device, BinaryOp op, const TensorArg &out, const TensorArg &a,
+              const TensorArg &b) override {
+    DeviceGuard guard(device);
+    launchBinary(op, out, a, b);
+  }
+
+  void binary_scalar(DeviceIndex device, BinaryOp op, const TensorArg &out, const TensorArg &a,
+                     ScalarArg s, bool scalar_is_lhs) override {
+    DeviceGuard guard(device);
+    launchBinaryScalar(op, out, a, s, scalar_is_lhs);
+  }
+
+  void reduce(DeviceIndex device, ReduceOp op, const TensorArg &out, const TensorArg &in,
+              std::uint32_t reduced_dims) override {
+    DeviceGuard guard(device);
+    launchReduce(device, op, out, in, reduced_dims);
+  }
+
+  void gemm(DeviceIndex device, const GemmArgs &args) override {
+    if (args.m == 0 || args.n == 0 || args.batch == 0)
+      return;
+    DeviceGuard guard(device);
+    if (args.k == 0) {
+      // An empty inner dimension: C is all zeros (C is contiguous).
+      const std::size_t bytes = static_cast<std::size_t>(args.batch * args.m * args.n) *
+                                element_size(args.dtype);
+      PL_CUDA_CHECK(cudaMemsetAsync(args.c, 0, bytes, kStream));
+      return;
+    }
+    cublasHandle_t handle = cublasHandleFor(device);
+    if (args.dtype == ScalarType::Double)
+      runGemm<double>(handle, args);
+    else
+      runGemm<float>(handle, args);
+  }
+};
+
+} // namespace
+} // namespace pl::cuda::detail
+
+namespace pl::backend {
+
+Backend &cuda_backend() {
+  // Never destroyed: storages may be freed during static destruction.
+  static auto *const instance = new cuda::detail::CudaBackend();
+  return *instance;
+}
+
+} // namespace pl::backend

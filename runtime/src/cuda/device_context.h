@@ -1,0 +1,29 @@
+// Which GPUs exist, and making one of them current for a scope.
+#pragma once
+
+#include <string>
+
+namespace pl::cuda::detail {
+
+// The number of usable GPUs, probed once. 0 when the driver reports no device
+// or is missing: cudaGetDeviceCount then fails, and that is not an error here.
+int deviceCount();
+
+// Why no GPU can be used, in words ("no CUDA-capable device is detected"), or
+// an empty string when at least one can.
+const std::string &unavailableReason();
+
+// Makes `device` current for the scope and restores the previous device.
+class DeviceGuard {
+public:
+  explicit DeviceGuard(int device);
+  ~DeviceGuard();
+  DeviceGuard(const DeviceGuard &) = delete;
+  DeviceGuard &operator=(const DeviceGuard &) = delete;
+
+private:
+  int previous_;
+  int current_;
+};
+
+} // namespace pl::cuda::detail

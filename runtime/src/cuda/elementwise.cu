@@ -1,0 +1,213 @@
+// Fill, strided copy with cast, unary and binary elementwise kernels. The
+// math is pl::functors (core/functors.h), the same functors the CPU backend
+// runs; this file only maps threads to elements.
+#include "cuda_error.h"
+#include "kernels.h"
+#include "strided_layout.cuh"
+
+#include "core/dispatch.h"
+#include "core/functors.h"
+
+namespace pl::cuda::detail {
+namespace {
+
+// Calls apply(offsets) for every element; with Contiguous the offsets are the
+// linear index itself, which saves the index arithmetic.
+template <bool Contiguous, int N, class Apply>
+__global__ void elementwiseKernel(StridedLayout<N> layout, std::int64_t numel, Apply apply) {
+  const std::int64_t stride = std::int64_t{gridDim.x} * blockDim.x;
+  for (std::int64_t i = std::int64_t{blockIdx.x} * blockDim.x + threadIdx.x; i < numel;
+       i += stride) {
+    std::int64_t offset[N];
+    if constexpr (Contiguous) {
+      for (int k = 0; k < N; ++k)
+        offset[k] = i;
+    } else {
+      layout.offsets(i, offset);
+    }
+    apply(offset);
+  }
+}
+
+std::int64_t numelOf(const TensorArg &t) {
+  std::int64_t n = 1;
+  for (int d = 0; d < t.dim; ++d)
+    n *= t.sizes[d];
+  return n;
+}
+
+// Launches `apply` over the shape of operands[0]; all operands share it.
+template <int N, class Apply>
+void launchElementwise(const TensorArg *const (&operands)[N], Apply apply) {
+  const TensorArg &shape = *operands[0];
+  const std::int64_t *strides[N];
+  for (int k = 0; k < N; ++k)
+    strides[k] = operands[k]->strides;
+  const StridedLayout<N> layout = collapse<N>(shape.sizes, shape.dim, strides);
+  const std::int64_t numel = numelOf(shape);
+  if (numel == 0)
+    return;
+  if (layout.contiguous())
+    elementwiseKernel<true><<<blocksFor(numel), kThreadsPerBlock>>>(layout, numel, apply);
+  else
+    elementwiseKernel<false><<<blocksFor(numel), kThreadsPerBlock>>>(layout, numel, apply);
+  PL_CUDA_CHECK_LAUNCH();
+}
+
+template <class T> T scalarValue(ScalarArg s) {
+  if constexpr (std::is_floating_point_v<T>)
+    return static_cast<T>(s.floating);
+  else
+    return functors::cast<T>(s.integral);
+}
+
+template <class T> struct FillApply {
+  T *out;
+  T value;
+  __device__ void operator()(const std::int64_t (&offset)[1]) const { out[offset[0]] = value; }
+};
+
+template <class To, class From> struct CopyApply {
+  To *out;
+  const From *in;
+  __device__ void operator()(const std::int64_t (&offset)[2]) const {
+    out[offset[0]] = functors::cast<To>(in[offset[1]]);
+  }
+};
+
+template <class T, class Op> struct UnaryApply {
+  T *out;
+  const T *in;
+  __device__ void operator()(const std::int64_t (&offset)[2]) const {
+    out[offset[0]] = Op{}(in[offset[1]]);
+  }
+};
+
+template <class T, class Op> struct BinaryApply {
+  T *out;
+  const T *a;
+  const T *b;
+  __device__ void operator()(const std::int64_t (&offset)[3]) const {
+    out[offset[0]] = Op{}(a[offset[1]], b[offset[2]]);
+  }
+};
+
+template <class T, class Op, bool ScalarIsLhs> struct BinaryScalarApply {
+  T *out;
+  const T *a;
+  T s;
+  __device__ void operator()(const std::int64_t (&offset)[2]) const {
+    if constexpr (ScalarIsLhs)
+      out[offset[0]] = Op{}(s, a[offset[1]]);
+    else
+      out[offset[0]] = Op{}(a[offset[1]], s);
+  }
+};
+
+// Calls f(Op{}) for a binary op, instantiated only for the dtypes the front
+// end dispatches (Sub: not Bool; Div: floating only), so that no kernel is
+// built that can never run.
+template <class T, class F> void visitBinaryOp(BinaryOp op, F &&f) {
+  switch (op) {
+  case BinaryOp::Add:
+    return f(functors::Add{});
+  case BinaryOp::Mul:
+    return f(functors::Mul{});
+  case BinaryOp::Sub:
+    if constexpr (!std::is_same_v<T, bool>)
+      return f(functors::Sub{});
+    break;
+  case BinaryOp::Div:
+    if constexpr (std::is_floating_point_v<T>)
+      return f(functors::Div{});
+    break;
+  }
+  PL_ASSERT(false && "binary op dispatched for a dtype the front end rejects");
+}
+
+// As visitBinaryOp, for unary ops (Neg, Relu: not Bool; Exp, Log: floating).
+template <class T, class F> void visitUnaryOp(UnaryOp op, F &&f) {
+  switch (op) {
+  case UnaryOp::Neg:
+    if constexpr (!std::is_same_v<T, bool>)
+      return f(functors::Neg{});
+    break;
+  case UnaryOp::Relu:
+    if constexpr (!std::is_same_v<T, bool>)
+      return f(functors::Relu{});
+    break;
+  case UnaryOp::Exp:
+    if constexpr (std::is_floating_point_v<T>)
+      return f(functors::Exp{});
+    break;
+  case UnaryOp::Log:
+    if constexpr (std::is_floating_point_v<T>)
+      return f(functors::Log{});
+    break;
+  }
+  PL_ASSERT(false && "unary op dispatched for a dtype the front end rejects");
+}
+
+} // namespace
+
+void launchFill(const TensorArg &out, ScalarArg value) {
+  backend::visit_dtype(out.dtype, [&](auto tag) {
+    using T = decltype(tag);
+    launchElementwise<1>({&out}, FillApply<T>{static_cast<T *>(out.data), scalarValue<T>(value)});
+  });
+}
+
+void launchCopy(const TensorArg &out, const TensorArg &in) {
+  backend::visit_dtype(out.dtype, [&](auto outTag) {
+    using To = decltype(outTag);
+    backend::visit_dtype(in.dtype, [&](auto inTag) {
+      using From = decltype(inTag);
+      launchElementwise<2>({&out, &in}, CopyApply<To, From>{static_cast<To *>(out.data),
+                                                           static_cast<const From *>(in.data)});
+    });
+  });
+}
+
+void launchUnary(UnaryOp op, const TensorArg &out, const TensorArg &in) {
+  backend::visit_dtype(out.dtype, [&](auto tag) {
+    using T = decltype(tag);
+    visitUnaryOp<T>(op, [&](auto opTag) {
+      using Op = decltype(opTag);
+      launchElementwise<2>({&out, &in}, UnaryApply<T, Op>{static_cast<T *>(out.data),
+                                                          static_cast<const T *>(in.data)});
+    });
+  });
+}
+
+void launchBinary(BinaryOp op, const TensorArg &out, const TensorArg &a, const TensorArg &b) {
+  backend::visit_dtype(out.dtype, [&](auto tag) {
+    using T = decltype(tag);
+    visitBinaryOp<T>(op, [&](auto opTag) {
+      using Op = decltype(opTag);
+      launchElementwise<3>({&out, &a, &b},
+                           BinaryApply<T, Op>{static_cast<T *>(out.data),
+                                              static_cast<const T *>(a.data),
+                                              static_cast<const T *>(b.data)});
+    });
+  });
+}
+
+void launchBinaryScalar(BinaryOp op, const TensorArg &out, const TensorArg &a, ScalarArg s,
+                        bool scalarIsLhs) {
+  backend::visit_dtype(out.dtype, [&](auto tag) {
+    using T = decltype(tag);
+    visitBinaryOp<T>(op, [&](auto opTag) {
+      using Op = decltype(opTag);
+      auto *outData = static_cast<T *>(out.data);
+      const auto *aData = static_cast<const T *>(a.data);
+      if (scalarIsLhs)
+        launchElementwise<2>({&out, &a},
+                             BinaryScalarApply<T, Op, true>{outData, aData, scalarValue<T>(s)});
+      else
+        launchElementwise<2>({&out, &a},
+                             BinaryScalarApply<T, Op, false>{outData, aData, scalarValue<T>(s)});
+    });
+  });
+}
+
+} // namespace pl::cuda::detail

@@ -1,0 +1,270 @@
+// A small stand-in for libtorch 1.13's <torch/torch.h>: the declarations the
+// analyzer's libtorch profile models, with the real namespaces, class layout
+// (at::Tensor derives from at::TensorBase; torch:: sees at:: and c10:: through
+// using-directives) and signatures, so that overload resolution and implicit
+// conversions (DeviceType -> Device -> TensorOptions, double -> Scalar) look
+// to the analyzer exactly as they do in the real headers. No definitions:
+// the tests only parse.
+#pragma once
+
+#include <cstdint>
+#include <initializer_list>
+#include <memory>
+#include <optional>
+#include <string>
+#include <utility>
+#include <vector>
+
+namespace c10 {
+
+enum class DeviceType : int8_t { CPU = 0, CUDA = 1 };
+constexpr DeviceType kCPU = DeviceType::CPU;
+constexpr DeviceType kCUDA = DeviceType::CUDA;
+using DeviceIndex = int8_t;
+
+struct Device {
+  /* implicit */ Device(DeviceType type, DeviceIndex index = -1);
+  /* implicit */ Device(const std::string &device_string);
+  DeviceType type() const noexcept;
+  DeviceIndex index() const noexcept;
+  bool is_cuda() const noexcept;
+  bool is_cpu() const noexcept;
+  bool operator==(const Device &other) const noexcept;
+};
+
+enum class ScalarType : int8_t { Float = 6, Double = 7, Long = 4, Bool = 11 };
+constexpr ScalarType kFloat = ScalarType::Float;
+constexpr ScalarType kDouble = ScalarType::Double;
+constexpr ScalarType kLong = ScalarType::Long;
+constexpr ScalarType kBool = ScalarType::Bool;
+
+template <typename T> using optional = std::optional<T>;
+constexpr std::nullopt_t nullopt = std::nullopt;
+
+template <typename T> class ArrayRef {
+public:
+  ArrayRef();
+  /* implicit */ ArrayRef(const T &one);
+  /* implicit */ ArrayRef(const std::vector<T> &vec);
+  /* implicit */ ArrayRef(const std::initializer_list<T> &list);
+  const T *begin() const;
+  const T *end() const;
+  size_t size() const;
+};
+using IntArrayRef = ArrayRef<int64_t>;
+
+class Scalar {
+public:
+  /* implicit */ Scalar(double v);
+  /* implicit */ Scalar(float v);
+  /* implicit */ Scalar(int v);
+  /* implicit */ Scalar(int64_t v);
+  /* implicit */ Scalar(bool v);
+  double toDouble() const;
+};
+
+struct TensorOptions {
+  TensorOptions();
+  /* implicit */ TensorOptions(std::optional<Device> device);
+  template <typename... Args,
+            typename = std::enable_if_t<std::is_constructible<Device, Args &&...>::value>>
+  /* implicit */ TensorOptions(Args &&...args);
+  /* implicit */ TensorOptions(ScalarType dtype);
+  TensorOptions device(std::optional<Device> device) const noexcept;
+  TensorOptions dtype(std::optional<ScalarType> dtype) const noexcept;
+  TensorOptions requires_grad(std::optional<bool> requires_grad) const noexcept;
+  Device device() const noexcept;
+};
+
+inline TensorOptions device(Device device) { return TensorOptions().device(device); }
+inline TensorOptions dtype(ScalarType dtype) { return TensorOptions().dtype(dtype); }
+
+} // namespace c10
+
+namespace at {
+using namespace c10;
+
+class Tensor;
+using TensorList = c10::ArrayRef<Tensor>;
+
+class TensorBase {
+public:
+  Device device() const;
+  bool is_cuda() const;
+  int64_t dim() const;
+  int64_t numel() const;
+  IntArrayRef sizes() const;
+  TensorOptions options() const;
+  bool defined() const;
+};
+
+class Tensor : public TensorBase {
+public:
+  Tensor();
+  Tensor(const Tensor &) = default;
+  Tensor(Tensor &&) = default;
+  Tensor &operator=(const Tensor &) &;
+  Tensor &operator=(Tensor &&) &;
+
+  template <typename T> T item() const;
+  Scalar item() const;
+
+  Tensor cpu() const;
+  Tensor cuda() const;
+  Tensor to(TensorOptions options = {}, bool non_blocking = false, bool copy = false,
+            std::optional<int> memory_format = std::nullopt) const;
+  Tensor to(Device device, ScalarType dtype, bool non_blocking = false, bool copy = false,
+            std::optional<int> memory_format = std::nullopt) const;
+  Tensor to(ScalarType dtype, bool non_blocking = false, bool copy = false,
+            std::optional<int> memory_format = std::nullopt) const;
+  Tensor to(const Tensor &other, bool non_blocking = false, bool copy = false,
+            std::optional<int> memory_format = std::nullopt) const;
+
+  Tensor &operator+=(const Tensor &other);
+  Tensor &operator+=(Scalar other);
+  Tensor &operator-=(const Tensor &other);
+  Tensor &operator-=(Scalar other);
+  Tensor &operator*=(const Tensor &other);
+  Tensor &operator*=(Scalar other);
+  Tensor &operator/=(const Tensor &other);
+  Tensor &operator/=(Scalar other);
+  Tensor operator-() const;
+
+  Tensor add(const Tensor &other, const Scalar &alpha = 1) const;
+  Tensor &add_(const Tensor &other, const Scalar &alpha = 1) const;
+  Tensor add(const Scalar &other, const Scalar &alpha = 1) const;
+  Tensor sub(const Tensor &other, const Scalar &alpha = 1) const;
+  Tensor mul(const Tensor &other) const;
+  Tensor &mul_(const Tensor &other) const;
+  Tensor div(const Tensor &other) const;
+  Tensor matmul(const Tensor &other) const;
+  Tensor mm(const Tensor &mat2) const;
+  Tensor &copy_(const Tensor &src, bool non_blocking = false) const;
+  Tensor sum(std::optional<ScalarType> dtype = std::nullopt) const;
+  Tensor mean(std::optional<ScalarType> dtype = std::nullopt) const;
+  Tensor relu() const;
+  Tensor exp() const;
+  Tensor view(IntArrayRef size) const;
+  Tensor reshape(IntArrayRef shape) const;
+  Tensor t() const;
+  Tensor contiguous() const;
+  Tensor detach() const;
+};
+
+Tensor operator+(const Tensor &x, const Tensor &y);
+Tensor operator+(const Tensor &x, const Scalar &y);
+Tensor operator+(const Scalar &x, const Tensor &y);
+Tensor operator-(const Tensor &x, const Tensor &y);
+Tensor operator-(const Tensor &x, const Scalar &y);
+Tensor operator-(const Scalar &x, const Tensor &y);
+Tensor operator*(const Tensor &x, const Tensor &y);
+Tensor operator*(const Tensor &x, const Scalar &y);
+Tensor operator*(const Scalar &x, const Tensor &y);
+Tensor operator/(const Tensor &x, const Tensor &y);
+Tensor operator/(const Tensor &x, const Scalar &y);
+Tensor operator/(const Scalar &x, const Tensor &y);
+
+class ITensorListRef {
+public:
+  /* implicit */ ITensorListRef(TensorList list);
+  /* implicit */ ITensorListRef(const std::vector<Tensor> &vec);
+  /* implicit */ ITensorListRef(std::initializer_list<Tensor> list);
+};
+
+Tensor matmul(const Tensor &self, const Tensor &other);
+Tensor mm(const Tensor &self, const Tensor &mat2);
+Tensor add(const Tensor &self, const Tensor &other, const Scalar &alpha = 1);
+Tensor cat(const ITensorListRef &tensors, int64_t dim = 0);
+Tensor stack(TensorList tensors, int64_t dim = 0);
+Tensor relu(const Tensor &self);
+
+} // namespace at
+
+namespace torch {
+using namespace at;
+using Dtype = at::ScalarType;
+
+at::Tensor ones(at::IntArrayRef size, at::TensorOptions options = {});
+at::Tensor zeros(at::IntArrayRef size, at::TensorOptions options = {});
+at::Tensor empty(at::IntArrayRef size, at::TensorOptions options = {});
+at::Tensor randn(at::IntArrayRef size, at::TensorOptions options = {});
+at::Tensor rand(at::IntArrayRef size, at::TensorOptions options = {});
+at::Tensor full(at::IntArrayRef size, const at::Scalar &fill_value, at::TensorOptions options = {});
+at::Tensor arange(const at::Scalar &end, at::TensorOptions options = {});
+at::Tensor scalar_tensor(const at::Scalar &s, at::TensorOptions options = {});
+at::Tensor tensor(double value, const at::TensorOptions &options = {});
+at::Tensor tensor(at::ArrayRef<double> values, const at::TensorOptions &options = {});
+
+namespace cuda {
+size_t device_count();
+bool is_available();
+} // namespace cuda
+
+namespace nn {
+
+class Module {
+public:
+  virtual ~Module() = default;
+  virtual void to(torch::Device device, torch::Dtype dtype, bool non_blocking = false);
+  virtual void to(torch::Dtype dtype, bool non_blocking = false);
+  virtual void to(torch::Device device, bool non_blocking = false);
+  std::vector<Tensor> parameters(bool recurse = true) const;
+  Tensor &register_parameter(std::string name, Tensor tensor, bool requires_grad = true);
+  template <typename ModuleType>
+  std::shared_ptr<ModuleType> register_module(std::string name, std::shared_ptr<ModuleType> module);
+  void train(bool on = true);
+  void eval();
+};
+
+template <typename Derived> class Cloneable : public Module {};
+
+namespace detail {
+struct ModuleHolderIndicator {};
+} // namespace detail
+
+template <typename Contained> class ModuleHolder : detail::ModuleHolderIndicator {
+public:
+  ModuleHolder() : impl_(std::make_shared<Contained>()) {}
+  template <typename Head, typename... Tail>
+  explicit ModuleHolder(Head &&head, Tail &&...tail)
+      : impl_(new Contained(std::forward<Head>(head), std::forward<Tail>(tail)...)) {}
+  /* implicit */ ModuleHolder(std::shared_ptr<Contained> module) : impl_(std::move(module)) {}
+  Contained *operator->() { return impl_.get(); }
+  const Contained *operator->() const { return impl_.get(); }
+  Contained &operator*() { return *impl_; }
+  const std::shared_ptr<Contained> &ptr() const { return impl_; }
+  template <typename... Args>
+  auto operator()(Args &&...args) -> decltype(std::declval<Contained &>().forward(std::forward<Args>(args)...)) {
+    return impl_->forward(std::forward<Args>(args)...);
+  }
+
+protected:
+  std::shared_ptr<Contained> impl_;
+};
+
+#define TORCH_MODULE_IMPL(Name, ImplType)                                                          \
+  class Name : public torch::nn::ModuleHolder<ImplType> {                                          \
+  public:                                                                                          \
+    using torch::nn::ModuleHolder<ImplType>::ModuleHolder;                                         \
+    using Impl = ImplType;                                                                         \
+  }
+#define TORCH_MODULE(Name) TORCH_MODULE_IMPL(Name, Name##Impl)
+
+class LinearImpl : public Cloneable<LinearImpl> {
+public:
+  LinearImpl(int64_t in_features, int64_t out_features);
+  Tensor forward(const Tensor &input);
+  Tensor weight;
+  Tensor bias;
+};
+TORCH_MODULE(Linear);
+
+class ReLUImpl : public Cloneable<ReLUImpl> {
+public:
+  ReLUImpl();
+  Tensor forward(Tensor input);
+};
+TORCH_MODULE(ReLU);
+
+} // namespace nn
+} // namespace torch

@@ -1,0 +1,14 @@
+#include <sample/model.h>
+
+#include <pl/pl.h>
+
+pl::Tensor trainStep(const pl::Tensor &batch) {
+  pl::Tensor weights = pl::randn({4, 4});
+  pl::Tensor input = batch.to(pl::kCUDA);
+  return pl::matmul(input, weights); // expect: placement-mixed-device
+}
+
+pl::Tensor moveWeights(pl::Tensor weights) {
+  weights.to(pl::kCUDA); // expect: placement-discarded-transfer
+  return sample::biased(weights);
+}
