@@ -22,6 +22,16 @@ if(NOT PL_WITH_CUDA STREQUAL "OFF")
       set(CMAKE_CUDA_ARCHITECTURES "80-real;90" CACHE STRING "CUDA architectures to build for")
     endif()
     enable_language(CUDA)
+    # The runtime's headers need C++20 (cxx_std_20 applies to CUDA sources
+    # too). nvcc takes -std=c++20 since CUDA 12; CMake before 3.26 does not
+    # know that and would refuse to generate.
+    if(NOT CMAKE_CUDA20_STANDARD_COMPILE_OPTION AND
+       CMAKE_CUDA_COMPILER_VERSION VERSION_GREATER_EQUAL 12.0)
+      set(CMAKE_CUDA20_STANDARD_COMPILE_OPTION "-std=c++20")
+      set(CMAKE_CUDA20_EXTENSION_COMPILE_OPTION "-std=c++20")
+      set(CMAKE_CUDA20_COMPILE_FEATURES cuda_std_20)
+      list(APPEND CMAKE_CUDA_COMPILE_FEATURES cuda_std_20)
+    endif()
     find_package(CUDAToolkit)
     if(CUDAToolkit_FOUND)
       set(PL_HAVE_CUDA ON)

@@ -44,6 +44,7 @@ config.substitutions.append(("%mock_includes", "-isystem " + os.path.join(
     config.test_source_root, "analyzer", "Inputs")))
 config.substitutions.append(("%pl_includes", include_flags(config.pl_include_dirs)))
 config.substitutions.append(("%torch_includes", "-isystem " + config.torch_api_include_dir))
+config.substitutions.append(("%torch_api_dir", config.torch_api_include_dir))
 config.substitutions.append(("%examples", os.path.join(config.placelint_src_root, "examples")))
 config.substitutions.append(("%FileCheck", config.filecheck))
 config.substitutions.append(("%python", config.python_executable))

@@ -10,6 +10,7 @@
 #include "clang/Analysis/Analyses/PostOrderCFGView.h"
 #include "clang/Analysis/CFG.h"
 #include "clang/Analysis/FlowSensitive/DataflowWorklist.h"
+#include "clang/Basic/SourceManager.h"
 #include "llvm/ADT/DenseMap.h"
 #include "llvm/ADT/DenseSet.h"
 #include "llvm/Support/raw_ostream.h"
@@ -669,7 +670,7 @@ ValueFact FunctionAnalyzer::evaluateTensorMethod(const CXXMemberCallExpr &Call,
     return ValueFact{Source.Devices, ZeroDim::Unknown, Source.From};
   }
   case CallKind::SyncToHost: {
-    if (!reporting() || !SyncInLoopEnabledFor(Call))
+    if (!reporting())
       return ValueFact();
     ValueFact Source = factOf(Object);
     checkTransferInLoop(Call, Source, DeviceSet::of(AbstractDevice::cpu()));
@@ -724,10 +725,13 @@ ValueFact FunctionAnalyzer::evaluateTransfer(const CXXMemberCallExpr &Call, Stri
     checkTransferInLoop(Call, Source, Target.Devices);
   std::optional<AbstractDevice> From = Source.Devices.single();
   std::optional<AbstractDevice> To = Target.Devices.single();
-  if (From && To && compare(*From, *To) == Agreement::Same &&
-      !(From->kind() == DeviceKind::Cuda && From->index() != To->index() &&
-        To->index() != AbstractDevice::kCurrentIndex))
-    return Source; // already there: to() returns the tensor itself
+  if (From && To && compare(*From, *To) == Agreement::Same) {
+    // Already there: to() returns the tensor itself.
+    ValueFact Same = Source;
+    if (To->isConcrete() && To->index() != AbstractDevice::kCurrentIndex)
+      Same.Devices = Target.Devices; // `cuda` narrowed to `cuda:1`
+    return Same;
+  }
   ValueFact Result{Target.Devices, Source.Dim};
   Result.From = {OriginKind::Moved, Call.getExprLoc()};
   Result.TransferCall = &Call;
@@ -840,11 +844,27 @@ std::optional<llvm::SmallVector<const Expr *, 4>> listElements(const Expr *E) {
       continue;
     }
     const auto *Construct = dyn_cast<CXXConstructExpr>(E);
-    if (!Construct || Construct->getNumArgs() == 0)
+    if (!Construct)
       return std::nullopt;
+    if (Construct->getNumArgs() == 0) { // `{}` value-initialising an ArrayRef
+      if (Construct->isListInitialization())
+        return llvm::SmallVector<const Expr *, 4>();
+      return std::nullopt;
+    }
     E = Construct->getArg(0);
   }
   return std::nullopt;
+}
+
+// The value a converting constructor wraps: `2.0` in TensorDataContainer(2.0).
+const Expr *convertedValue(const Expr *E) {
+  while (true) {
+    E = E->IgnoreImplicit()->IgnoreParens();
+    const auto *Construct = dyn_cast<CXXConstructExpr>(E);
+    if (!Construct || Construct->getNumArgs() != 1 || Construct->isListInitialization())
+      return E;
+    E = Construct->getArg(0);
+  }
 }
 
 bool isEmptyList(const Expr *E) {
@@ -880,8 +900,7 @@ ValueFact FunctionAnalyzer::evaluateApiCall(const CallExpr &Call, const Function
   case CallKind::Factory: {
     ZeroDim Dim = ZeroDim::No;
     if (Name == "tensor" && !Args.empty()) {
-      QualType ArgType = Args[0]->IgnoreImplicit()->getType();
-      if (ArgType->isArithmeticType())
+      if (convertedValue(Args[0])->getType()->isArithmeticType())
         Dim = ZeroDim::Yes;
       else if (!listElements(Args[0]))
         Dim = ZeroDim::Unknown;
@@ -1038,8 +1057,8 @@ void FunctionAnalyzer::checkTransferInLoop(const CXXMemberCallExpr &Call,
   const Expr *Receiver = Call.getImplicitObjectArgument();
   std::optional<AbstractDevice> From = Source.Devices.single();
   std::optional<AbstractDevice> To = Target.single();
-  bool IsSync = llvm::isa<CXXMemberCallExpr>(Call) && Call.getMethodDecl() &&
-                Call.getMethodDecl()->getName() == "item";
+  const CXXMethodDecl *Method = Call.getMethodDecl();
+  bool IsSync = Method && Method->getIdentifier() && Method->getName() == "item";
 
   // Round trip: moved straight back to where the previous transfer, in this
   // loop, took it from.
@@ -1100,8 +1119,6 @@ DeviceAnalysis::~DeviceAnalysis() = default;
 
 namespace {
 
-class NullHandler : public FindingsHandler {};
-
 bool analyzable(const FunctionDecl &Function, const ASTContext &Context) {
   return Function.hasBody() && Function.doesThisDeclarationHaveABody() &&
          !Function.isDependentContext() && !Function.isInvalidDecl() &&
@@ -1158,8 +1175,8 @@ ValueFact DeviceAnalysis::summarize(const FunctionDecl &Function,
     return It->second;
 
   InProgress.insert(&Function);
-  NullHandler Ignore;
-  FunctionAnalyzer Analyzer(*this, Function, Arguments, &Ignore, nullptr);
+  FunctionAnalyzer Analyzer(*this, Function, Arguments, /*Handler=*/nullptr,
+                            /*Loops=*/nullptr);
   std::optional<ValueFact> Result = Analyzer.run(nullptr);
   InProgress.erase(&Function);
   ValueFact Summary = Result ? *Result : ValueFact::unknown();

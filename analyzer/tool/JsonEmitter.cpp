@@ -55,12 +55,16 @@ void emitJson(const RunReport &Report, llvm::raw_ostream &OS) {
       Obj["location"] = location(*N.Location, Report.SourceRoot);
     Notifications.push_back(std::move(Obj));
   }
+  json::Array Files;
+  for (const std::string &File : Report.Files)
+    Files.push_back(displayPath(File, Report.SourceRoot));
   json::Object ByRule;
   for (const auto &[Rule, Count] : Report.countsByRule())
     ByRule[Rule] = Count;
   json::Object Document{
       {"tool", json::Object{{"name", "placelint"}, {"version", PL_VERSION}}},
       {"sourceRoot", Report.SourceRoot},
+      {"files", std::move(Files)},
       {"findings", std::move(Findings)},
       {"notifications", std::move(Notifications)},
       {"summary", json::Object{{"findings", static_cast<int64_t>(Report.Findings.size())},

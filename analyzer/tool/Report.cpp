@@ -29,6 +29,7 @@ RunReport combineUnits(std::vector<UnitReport> Units, std::string SourceRoot) {
   std::set<Key> Seen;
   for (UnitReport &Unit : Units) {
     bool Failed = unitFailed(Unit);
+    Report.Files.push_back(Unit.File);
     ++(Failed ? Report.FilesFailed : Report.FilesAnalysed);
     for (Finding &F : Unit.Findings) {
       Key Identity{F.Rule, F.Location ? F.Location->File : "", F.Location ? F.Location->Offset : 0,

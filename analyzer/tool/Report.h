@@ -14,6 +14,7 @@ namespace placelint::tool {
 
 struct RunReport {
   std::string SourceRoot;
+  std::vector<std::string> Files; // the translation units of the run, in order
   std::vector<Finding> Findings;
   std::vector<Notification> Notifications;
   unsigned FilesAnalysed = 0;

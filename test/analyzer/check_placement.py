@@ -10,7 +10,7 @@ check_clang_tidy.py, hence this script.
 
 For each selected mode the input is copied to TEMP.<mode>/<name> with the
 CHECK lines blanked (so they never match themselves), the tool runs on the
-copy with -fix, and then:
+copy with -fix (unless --no-fix), and then:
 
 * CHECK-MESSAGES[-SUFFIX]: every `file:line:col: warning|error|note:` line of
   the output (the "FIX-IT applied" notes dropped, the main file's path
@@ -99,7 +99,7 @@ class CheckRunner:
             built, tool = self.options.placelint, [self.options.placelint]
         if not built or not os.path.exists(built):
             raise TestFailure("%s mode: %s does not exist (is it built?)" % (self.mode, built))
-        fix = [] if self.options.crash_only else ["--fix"]
+        fix = [] if self.options.crash_only or self.options.no_fix else ["--fix"]
         return (tool + [self.copy] + fix + ["--checks=-*," + self.options.checks]
                 + self.tidy_args + ["--"] + self.clang_args)
 
@@ -181,6 +181,9 @@ def parse_arguments() -> Tuple[argparse.Namespace, List[str], List[str]]:
     parser.add_argument("-check-suffix", "-check-suffixes", dest="check_suffixes", default=[""],
                         type=lambda value: value.split(","),
                         help="comma-separated FileCheck prefix suffixes")
+    parser.add_argument("--no-fix", action="store_true",
+                        help="do not apply fix-its (for runs whose diagnostics may land in "
+                             "headers outside the temporary copy)")
     parser.add_argument("--crash-only", action="store_true",
                         help="only verify that the tool neither crashes nor asserts")
     parser.add_argument("--expect-compile-errors", action="store_true",
@@ -208,6 +211,8 @@ def main() -> int:
     with open(options.input_file_name, encoding="utf-8") as source:
         text = source.read()
     prefixes = Prefixes(text, options.check_suffixes)
+    if prefixes.fixes and (options.no_fix or options.crash_only):
+        sys.exit("CHECK-FIXES cannot be verified with --no-fix or --crash-only")
     modes = MODES if options.mode == "both" else (options.mode,)
     try:
         for mode in modes:

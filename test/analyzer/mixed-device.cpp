@@ -125,6 +125,8 @@ void sameDeviceIsFine() {
   pl::Tensor h = pl::ones({2});
   pl::Tensor k = pl::ones({2}, pl::kCPU);
   consume(h * k);
+  consume(pl::ones({2}).to(a) + a);
+  consume(h.to(pl::kDouble) + k);
 }
 
 // The current CUDA device may be cuda:0: not a mismatch.
@@ -149,6 +151,7 @@ void cppScalarsNeverMismatch() {
   consume(g * 2.0);
   consume(3 + g);
   consume(g / 2.0f);
+  consume(g.add(2.0));
   g += 1.0;
 }
 
@@ -171,4 +174,28 @@ void resultOfOperationKeepsDevice() {
   // CHECK-MESSAGES: :[[@LINE-1]]:15: warning: 'sum' is on cuda but 'c' is on cpu in call to 'operator-' [placement-mixed-device]
   // CHECK-MESSAGES: :[[@LINE-4]]:22: note: 'sum' was assigned a tensor on cuda here
   // CHECK-MESSAGES: :[[@LINE-4]]:18: note: 'c' was created on cpu here
+}
+
+// One warning however many times the template is instantiated.
+template <class T> pl::Tensor scaledMix(T factor) {
+  pl::Tensor a = pl::ones({2});
+  pl::Tensor g = pl::ones({2}, pl::kCUDA);
+  return (a + g) * factor;
+  // CHECK-MESSAGES: :[[@LINE-1]]:13: warning: 'a' is on cpu but 'g' is on cuda in call to 'operator+' [placement-mixed-device]
+  // CHECK-MESSAGES: :[[@LINE-4]]:18: note: 'a' was created on cpu here
+  // CHECK-MESSAGES: :[[@LINE-4]]:18: note: 'g' was created on cuda here
+}
+
+void instantiatedTwice() {
+  consume(scaledMix(2.0));
+  consume(scaledMix(3));
+}
+
+// A lambda body is its own function: captured tensors have unknown devices.
+void lambdaCaptures() {
+  pl::Tensor a = pl::ones({2});
+  pl::Tensor g = pl::ones({2}, pl::kCUDA);
+  a = a.cuda();
+  auto combine = [&] { return a + g; };
+  consume(combine());
 }

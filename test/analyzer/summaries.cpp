@@ -6,6 +6,7 @@
 
 void consume(const pl::Tensor &t);
 pl::Tensor declaredOnly(const pl::Tensor &t);
+pl::Tensor definedLater(const pl::Tensor &t);
 
 pl::Tensor toGpu(const pl::Tensor &t) { return t.to(pl::kCUDA); }
 

@@ -119,6 +119,13 @@ void sourceChangesInTheLoop(int steps) {
   }
 }
 
+// The target changes on every iteration: each copy goes somewhere else.
+void targetChangesInTheLoop(const std::vector<pl::Device> &devices) {
+  pl::Tensor weights = pl::ones({4});
+  for (const pl::Device &device : devices)
+    consume(weights.to(device));
+}
+
 // Already on the target device: to() returns the tensor itself, no copy.
 void alreadyOnTheTarget(int steps) {
   pl::Tensor weights = pl::ones({4}, pl::kCUDA);

@@ -6,9 +6,13 @@
 // failed condition, because continuing would compute garbage.
 #pragma once
 
+#include <cstddef>
+#include <cstdint>
+#include <ostream>
 #include <sstream>
 #include <stdexcept>
 #include <string>
+#include <vector>
 
 namespace pl {
 
@@ -63,11 +67,20 @@ public:
 
 namespace detail {
 
+template <class T> void stream_part(std::ostream &os, const T &part) { os << part; }
+// Sizes and strides print as [2, 3].
+inline void stream_part(std::ostream &os, const std::vector<std::int64_t> &values) {
+  os << '[';
+  for (std::size_t i = 0; i < values.size(); ++i)
+    os << (i == 0 ? "" : ", ") << values[i];
+  os << ']';
+}
+
 // Out of line and cold so that the check at the call site stays one branch.
 template <class ErrorT, class... Parts>
 [[noreturn, gnu::cold, gnu::noinline]] void fail(const Parts &...parts) {
   std::ostringstream message;
-  (message << ... << parts);
+  (stream_part(message, parts), ...);
   throw ErrorT(message.str());
 }
 

@@ -46,7 +46,7 @@ namespace {
 
 // The slow path of common_device, for operands on more than one device.
 [[gnu::cold, gnu::noinline]] Device mixed_common_device(std::string_view op,
-                                                        std::initializer_list<NamedTensor> operands,
+                                                        ArrayRef<NamedTensor> operands,
                                                         int self_index) {
   const auto is_allowed_scalar = [&](const NamedTensor &operand, int position) {
     return position != self_index && is_cpu_scalar(*operand.tensor->impl());
@@ -79,7 +79,7 @@ namespace {
 
 } // namespace
 
-Device common_device(std::string_view op, std::initializer_list<NamedTensor> operands,
+Device common_device(std::string_view op, ArrayRef<NamedTensor> operands,
                      int self_index) {
   // Hot path: every operand on one device.
   const Tensor *first = nullptr;

@@ -39,14 +39,14 @@ inline bool is_cpu_scalar(const TensorImpl &impl) {
 
 struct NamedTensor {
   std::string_view name;
-  const Tensor *tensor; // may be undefined for optional operands (skipped)
+  const Tensor *tensor; // must be defined (checked: pl::Error naming it)
 };
 
 // The device an op on these operands runs on: all on one device, except that
 // one 0-dim cpu tensor may join an op on another device (never the
 // operand at `self_index`, the output of an in-place op; -1 for none).
 // Throws DeviceMismatchError naming the op, both operands and both devices.
-Device common_device(std::string_view op, std::initializer_list<NamedTensor> operands,
+Device common_device(std::string_view op, ArrayRef<NamedTensor> operands,
                      int self_index = -1);
 
 // ---- tensors -------------------------------------------------------------------
@@ -63,6 +63,8 @@ backend::TensorArg broadcast_arg(const TensorImpl &impl, IntArrayRef out_sizes);
 backend::ScalarArg scalar_arg(const Scalar &value);
 // The value of a 0-dim cpu tensor as a Scalar of its kind.
 Scalar cpu_scalar_value(const TensorImpl &impl);
+// Sets every element (a new tensor's initial values: no version bump).
+void fill_values(const TensorImpl &impl, const Scalar &value);
 // A copy of t converted to dtype on its device (t itself when it has dtype).
 Tensor cast(const Tensor &tensor, ScalarType dtype);
 // Whether the two views touch a common storage (conservatively: same storage).

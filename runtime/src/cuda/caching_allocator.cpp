@@ -3,27 +3,9 @@
 #include "cuda_error.h"
 #include "device_context.h"
 
-#include <bit>
 #include <cuda_runtime_api.h>
 
 namespace pl::cuda::detail {
-namespace {
-
-constexpr std::size_t kMinBlock = 512;
-constexpr std::size_t kSmallLimit = std::size_t{1} << 20;
-constexpr std::size_t kClassesPerPowerOfTwo = 8;
-
-} // namespace
-
-std::size_t CachingAllocator::sizeClass(std::size_t bytes) {
-  if (bytes <= kSmallLimit) {
-    const std::size_t blocks = (bytes + kMinBlock - 1) / kMinBlock;
-    return (blocks == 0 ? 1 : blocks) * kMinBlock;
-  }
-  // Between 2^k and 2^(k+1) the classes are 2^k/8 apart.
-  const std::size_t step = std::bit_floor(bytes) / kClassesPerPowerOfTwo;
-  return (bytes + step - 1) / step * step;
-}
 
 CachingAllocator::DevicePool &CachingAllocator::pool(int device) {
   const auto index = static_cast<std::size_t>(device);

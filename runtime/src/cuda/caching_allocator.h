@@ -7,6 +7,7 @@
 // kernel that touched it before.
 #pragma once
 
+#include <bit>
 #include <cstddef>
 #include <memory>
 #include <mutex>
@@ -26,7 +27,18 @@ class CachingAllocator {
 public:
   // Requests are rounded up to a size class: multiples of 512 bytes up to
   // 1 MiB, then eight classes per power of two (at most 12.5% slack).
-  static std::size_t sizeClass(std::size_t bytes);
+  static constexpr std::size_t sizeClass(std::size_t bytes) {
+    constexpr std::size_t kMinBlock = 512;
+    constexpr std::size_t kSmallLimit = std::size_t{1} << 20;
+    constexpr std::size_t kClassesPerPowerOfTwo = 8;
+    if (bytes <= kSmallLimit) {
+      const std::size_t blocks = (bytes + kMinBlock - 1) / kMinBlock;
+      return (blocks == 0 ? 1 : blocks) * kMinBlock;
+    }
+    // Between 2^k and 2^(k+1) the classes are 2^k/8 apart.
+    const std::size_t step = std::bit_floor(bytes) / kClassesPerPowerOfTwo;
+    return (bytes + step - 1) / step * step;
+  }
 
   // At least `bytes` on `device`. When cudaMalloc runs out of memory, every
   // cached block of that device goes back to the driver and the allocation

@@ -5,36 +5,20 @@
 #include <cuda_runtime_api.h>
 
 namespace pl::cuda::detail {
-namespace {
 
-struct DeviceProbe {
-  int count = 0;
-  std::string reason;
-};
-
-const DeviceProbe &probe() {
-  static const DeviceProbe result = [] {
-    DeviceProbe p;
-    const cudaError_t status = cudaGetDeviceCount(&p.count);
-    if (status != cudaSuccess) {
-      // The failed probe leaves the status as the thread's last error; clear
-      // it so that it does not surface in an unrelated later check.
+int deviceCount() noexcept {
+  static const int count = [] {
+    int devices = 0;
+    if (cudaGetDeviceCount(&devices) != cudaSuccess) {
+      // No driver or no GPU. The failed call leaves its status as the
+      // thread's last error; clear it so that no later check reports it.
       (void)cudaGetLastError();
-      p.count = 0;
-      p.reason = cudaGetErrorString(status);
-    } else if (p.count == 0) {
-      p.reason = "the CUDA driver reports no device";
+      return 0;
     }
-    return p;
+    return devices;
   }();
-  return result;
+  return count;
 }
-
-} // namespace
-
-int deviceCount() { return probe().count; }
-
-const std::string &unavailableReason() { return probe().reason; }
 
 DeviceGuard::DeviceGuard(int device) : previous_(-1), current_(device) {
   PL_CUDA_CHECK(cudaGetDevice(&previous_));

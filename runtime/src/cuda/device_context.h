@@ -1,17 +1,11 @@
 // Which GPUs exist, and making one of them current for a scope.
 #pragma once
 
-#include <string>
-
 namespace pl::cuda::detail {
 
 // The number of usable GPUs, probed once. 0 when the driver reports no device
 // or is missing: cudaGetDeviceCount then fails, and that is not an error here.
-int deviceCount();
-
-// Why no GPU can be used, in words ("no CUDA-capable device is detected"), or
-// an empty string when at least one can.
-const std::string &unavailableReason();
+int deviceCount() noexcept;
 
 // Makes `device` current for the scope and restores the previous device.
 class DeviceGuard {

@@ -1,14 +1,10 @@
 // Sum, Mean, Max and ArgMax over any set of dimensions. The combine steps are
-// pl::functors' reductions (core/functors.h), the ones the CPU backend runs.
-//
-// Each output element reduces R input elements. Small R: one thread per
-// output, in index order. Otherwise one block per output, threads striding
-// over R and a tree in shared memory; when there are too few outputs to fill
-// the GPU, R is also split across blocks (grid.y), whose partial states a
-// second kernel merges.
+// pl::functors' reductions (core/functors.h), the ones the CPU backend runs;
+// reduce_plan.cuh says which kernel reduces what.
 #include "caching_allocator.h"
 #include "cuda_error.h"
 #include "kernels.h"
+#include "reduce_plan.cuh"
 #include "strided_layout.cuh"
 
 #include "core/dispatch.h"
@@ -18,32 +14,6 @@
 
 namespace pl::cuda::detail {
 namespace {
-
-// Reduced extents up to this run one thread per output.
-constexpr std::int64_t kSequentialLimit = 32;
-// A block of a split reduction covers at least this many elements.
-constexpr std::int64_t kElementsPerBlock = 8192;
-// Split reductions aim at this many blocks in all.
-constexpr std::int64_t kTargetBlocks = 2048;
-constexpr unsigned kMaxGridY = 65535;
-
-// Where the input of output element o and of reduced element r start.
-struct ReduceLayout {
-  StridedLayout<2> kept;    // strides[0]: input, strides[1]: output
-  StridedLayout<1> reduced; // strides[0]: input
-
-  __device__ void outputOffsets(std::int64_t o, std::int64_t &in, std::int64_t &out) const {
-    std::int64_t offset[2];
-    kept.offsets(o, offset);
-    in = offset[0];
-    out = offset[1];
-  }
-  __device__ std::int64_t reducedOffset(std::int64_t r) const {
-    std::int64_t offset[1];
-    reduced.offsets(r, offset);
-    return offset[0];
-  }
-};
 
 // A reduction as: an empty state, add (value at reduced index r, in order),
 // merge (two states over disjoint ranges), finish (the output value).
@@ -105,8 +75,8 @@ template <class T> struct ArgMaxPolicy {
 };
 
 template <class Policy, class T>
-__global__ void reduceSequential(ReduceLayout layout, const T *in, typename Policy::Out *out,
-                                 std::int64_t numOut, std::int64_t extent) {
+__global__ void reduceSequential(ReduceLayout layout, const T *in, typename Policy::Out *out) {
+  const std::int64_t numOut = layout.numOutputs, extent = layout.extent;
   const std::int64_t stride = std::int64_t{gridDim.x} * blockDim.x;
   for (std::int64_t o = std::int64_t{blockIdx.x} * blockDim.x + threadIdx.x; o < numOut;
        o += stride) {
@@ -139,9 +109,9 @@ __device__ typename Policy::State blockMerge(typename Policy::State *shared,
 // output; otherwise it writes its state to partials[x * gridDim.y + y].
 template <class Policy, class T>
 __global__ void reduceBlocks(ReduceLayout layout, const T *in, typename Policy::Out *out,
-                             typename Policy::State *partials, std::int64_t numOut,
-                             std::int64_t extent, std::int64_t chunk) {
+                             typename Policy::State *partials, std::int64_t chunk) {
   __shared__ typename Policy::State shared[kThreadsPerBlock];
+  const std::int64_t numOut = layout.numOutputs, extent = layout.extent;
   const std::int64_t begin = std::int64_t{blockIdx.y} * chunk;
   const std::int64_t end = begin + chunk < extent ? begin + chunk : extent;
   for (std::int64_t o = blockIdx.x; o < numOut; o += gridDim.x) {
@@ -162,10 +132,9 @@ __global__ void reduceBlocks(ReduceLayout layout, const T *in, typename Policy::
 
 template <class Policy>
 __global__ void mergePartials(ReduceLayout layout, const typename Policy::State *partials,
-                              unsigned splits, typename Policy::Out *out, std::int64_t numOut,
-                              std::int64_t extent) {
+                              unsigned splits, typename Policy::Out *out) {
   __shared__ typename Policy::State shared[kThreadsPerBlock];
-  for (std::int64_t o = blockIdx.x; o < numOut; o += gridDim.x) {
+  for (std::int64_t o = blockIdx.x; o < layout.numOutputs; o += gridDim.x) {
     typename Policy::State s = Policy::empty();
     for (unsigned i = threadIdx.x; i < splits; i += blockDim.x)
       s = Policy::merge(s, partials[o * splits + i]);
@@ -173,7 +142,7 @@ __global__ void mergePartials(ReduceLayout layout, const typename Policy::State 
     if (threadIdx.x == 0) {
       std::int64_t inBase, outOffset;
       layout.outputOffsets(o, inBase, outOffset);
-      out[outOffset] = Policy::finish(s, extent);
+      out[outOffset] = Policy::finish(s, layout.extent);
     }
   }
 }
@@ -196,69 +165,37 @@ private:
   void *data_;
 };
 
-ReduceLayout makeLayout(const TensorArg &out, const TensorArg &in, std::uint32_t reducedDims,
-                        std::int64_t &numOut, std::int64_t &extent) {
-  std::int64_t keptSizes[backend::kMaxDims], keptIn[backend::kMaxDims],
-      keptOut[backend::kMaxDims], reducedSizes[backend::kMaxDims], reducedIn[backend::kMaxDims];
-  int kept = 0, reduced = 0;
-  numOut = 1;
-  extent = 1;
-  for (int d = 0; d < in.dim; ++d) {
-    if (reducedDims & (1u << d)) {
-      reducedSizes[reduced] = in.sizes[d];
-      reducedIn[reduced++] = in.strides[d];
-      extent *= in.sizes[d];
-    } else {
-      keptSizes[kept] = in.sizes[d];
-      keptIn[kept] = in.strides[d];
-      keptOut[kept++] = out.strides[d];
-      numOut *= in.sizes[d];
-    }
-  }
-  ReduceLayout layout;
-  layout.kept = collapse<2>(keptSizes, kept, {keptIn, keptOut});
-  layout.reduced = collapse<1>(reducedSizes, reduced, {reducedIn});
-  return layout;
-}
-
 template <class Policy, class T>
 void runReduce(int device, const TensorArg &out, const TensorArg &in, std::uint32_t reducedDims) {
-  std::int64_t numOut, extent;
-  const ReduceLayout layout = makeLayout(out, in, reducedDims, numOut, extent);
+  const ReduceLayout layout = makeReduceLayout(out, in, reducedDims);
+  const std::int64_t numOut = layout.numOutputs;
   const auto *inData = static_cast<const T *>(in.data);
   auto *outData = static_cast<typename Policy::Out *>(out.data);
   if (numOut == 0)
     return;
-  const unsigned outBlocks =
-      static_cast<unsigned>(numOut < kMaxBlocks ? numOut : kMaxBlocks);
+  const ReducePlan plan = planReduction(numOut, layout.extent);
 
-  if (extent <= kSequentialLimit) {
+  if (plan.sequential) {
     reduceSequential<Policy, T>
-        <<<blocksFor(numOut), kThreadsPerBlock>>>(layout, inData, outData, numOut, extent);
+        <<<blocksFor(numOut), kThreadsPerBlock>>>(layout, inData, outData);
     PL_CUDA_CHECK_LAUNCH();
     return;
   }
-
-  std::int64_t splits = (extent + kElementsPerBlock - 1) / kElementsPerBlock;
-  const std::int64_t blocksPerOutput = numOut >= kTargetBlocks ? 1 : kTargetBlocks / numOut;
-  splits = splits < blocksPerOutput ? splits : blocksPerOutput;
-  splits = splits < kMaxGridY ? splits : kMaxGridY;
-  if (splits <= 1) {
+  const auto outBlocks = static_cast<unsigned>(numOut < kMaxBlocks ? numOut : kMaxBlocks);
+  const auto splits = static_cast<unsigned>(plan.splits);
+  if (splits == 1) {
     reduceBlocks<Policy, T><<<dim3(outBlocks, 1), kThreadsPerBlock>>>(
-        layout, inData, outData, nullptr, numOut, extent, extent);
+        layout, inData, outData, nullptr, plan.chunk);
     PL_CUDA_CHECK_LAUNCH();
     return;
   }
-
   using State = typename Policy::State;
-  const std::int64_t chunk = (extent + splits - 1) / splits;
-  ScratchBuffer partials(device, static_cast<std::size_t>(numOut * splits) * sizeof(State));
+  ScratchBuffer partials(device, static_cast<std::size_t>(numOut) * splits * sizeof(State));
   auto *partialData = static_cast<State *>(partials.data());
-  reduceBlocks<Policy, T><<<dim3(outBlocks, static_cast<unsigned>(splits)), kThreadsPerBlock>>>(
-      layout, inData, outData, partialData, numOut, extent, chunk);
+  reduceBlocks<Policy, T><<<dim3(outBlocks, splits), kThreadsPerBlock>>>(
+      layout, inData, outData, partialData, plan.chunk);
   PL_CUDA_CHECK_LAUNCH();
-  mergePartials<Policy><<<outBlocks, kThreadsPerBlock>>>(
-      layout, partialData, static_cast<unsigned>(splits), outData, numOut, extent);
+  mergePartials<Policy><<<outBlocks, kThreadsPerBlock>>>(layout, partialData, splits, outData);
   PL_CUDA_CHECK_LAUNCH();
 }
 

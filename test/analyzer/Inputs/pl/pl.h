@@ -1,12 +1,15 @@
 // A small stand-in for the runtime's <pl/pl.h>: the declarations the
 // analyzer's `pl` profile models, with the runtime's names and signatures
-// (libtorch's API under namespace pl). No definitions: the tests only parse,
-// and a mock keeps each test fast and independent of the runtime's sources.
+// (runtime/include/pl: libtorch's API under namespace pl, source_location
+// defaults, the variadic TensorOptions constructor, ModuleHolder). No
+// definitions: the tests only parse, and a mock keeps each test fast and
+// independent of the runtime's sources.
 #pragma once
 
 #include <cstdint>
 #include <initializer_list>
 #include <memory>
+#include <source_location>
 #include <string>
 #include <type_traits>
 #include <utility>
@@ -50,13 +53,27 @@ public:
   double toDouble() const;
 };
 
-using IntArrayRef = std::initializer_list<std::int64_t>;
+using SourceLocation = std::source_location;
+
+template <class T> class ArrayRef {
+public:
+  constexpr ArrayRef() = default;
+  /* implicit */ constexpr ArrayRef(const T &single);
+  /* implicit */ ArrayRef(const std::vector<T> &values);
+  /* implicit */ constexpr ArrayRef(std::initializer_list<T> values);
+  constexpr const T *begin() const;
+  constexpr const T *end() const;
+  constexpr std::size_t size() const;
+};
+using IntArrayRef = ArrayRef<std::int64_t>;
 
 class TensorOptions {
 public:
-  TensorOptions();
-  /* implicit */ TensorOptions(Device device);
-  /* implicit */ TensorOptions(DeviceType type);
+  TensorOptions() = default;
+  // Anything a Device can be built from: Device, DeviceType, "sim:0", (kCUDA, 1).
+  template <class... Args>
+    requires(sizeof...(Args) > 0 && std::is_constructible_v<Device, Args && ...>)
+  /* implicit */ TensorOptions(Args &&...args);
   /* implicit */ TensorOptions(ScalarType dtype);
   TensorOptions device(Device device) const;
   TensorOptions dtype(ScalarType dtype) const;
@@ -65,6 +82,13 @@ public:
 
 TensorOptions device(Device device);
 TensorOptions dtype(ScalarType dtype);
+
+class Tensor;
+using TensorList = ArrayRef<Tensor>;
+
+#define PL_NODISCARD_TRANSFER                                                                      \
+  [[nodiscard("placement-discarded-transfer: the result is the moved tensor; the tensor itself "   \
+              "is not moved in place")]]
 
 class Tensor {
 public:
@@ -81,25 +105,40 @@ public:
   std::int64_t numel() const;
   std::vector<std::int64_t> sizes() const;
 
-  [[nodiscard("placement-discarded-transfer")]] Tensor to(Device device, bool non_blocking = false) const;
-  [[nodiscard("placement-discarded-transfer")]] Tensor to(ScalarType dtype) const;
-  [[nodiscard("placement-discarded-transfer")]] Tensor cuda() const;
-  [[nodiscard("placement-discarded-transfer")]] Tensor cpu() const;
+  PL_NODISCARD_TRANSFER Tensor to(TensorOptions options, bool non_blocking = false,
+                                  bool copy = false,
+                                  SourceLocation loc = SourceLocation::current()) const;
+  PL_NODISCARD_TRANSFER Tensor to(Device device, ScalarType dtype, bool non_blocking = false,
+                                  bool copy = false,
+                                  SourceLocation loc = SourceLocation::current()) const;
+  PL_NODISCARD_TRANSFER Tensor to(ScalarType dtype, bool non_blocking = false,
+                                  bool copy = false,
+                                  SourceLocation loc = SourceLocation::current()) const;
+  PL_NODISCARD_TRANSFER Tensor to(const Tensor &other, bool non_blocking = false,
+                                  bool copy = false,
+                                  SourceLocation loc = SourceLocation::current()) const;
+  PL_NODISCARD_TRANSFER Tensor cuda(SourceLocation loc = SourceLocation::current()) const;
+  PL_NODISCARD_TRANSFER Tensor cpu(SourceLocation loc = SourceLocation::current()) const;
 
-  template <class T> T item() const;
-  Scalar item() const;
+  template <class T> T item(SourceLocation loc = SourceLocation::current()) const;
+  Scalar item(SourceLocation loc = SourceLocation::current()) const;
 
   Tensor add(const Tensor &other) const;
-  Tensor &add_(const Tensor &other);
+  Tensor add(const Scalar &other) const;
+  Tensor &add_(const Tensor &other) const;
+  Tensor &add_(const Scalar &other) const;
   Tensor sub(const Tensor &other) const;
   Tensor mul(const Tensor &other) const;
-  Tensor &mul_(const Tensor &other);
+  Tensor &mul_(const Tensor &other) const;
   Tensor div(const Tensor &other) const;
   Tensor matmul(const Tensor &other) const;
   Tensor mm(const Tensor &other) const;
-  Tensor &copy_(const Tensor &src, bool non_blocking = false);
+  Tensor &copy_(const Tensor &src, bool non_blocking = false,
+                SourceLocation loc = SourceLocation::current()) const;
   Tensor sum() const;
+  Tensor sum(IntArrayRef dims, bool keepdim = false) const;
   Tensor mean() const;
+  Tensor mean(IntArrayRef dims, bool keepdim = false) const;
   Tensor max() const;
   Tensor argmax() const;
   Tensor relu() const;
@@ -112,43 +151,57 @@ public:
   Tensor t() const;
   Tensor contiguous() const;
 
-  Tensor &operator+=(const Tensor &other);
-  Tensor &operator+=(Scalar other);
-  Tensor &operator-=(const Tensor &other);
-  Tensor &operator*=(const Tensor &other);
-  Tensor &operator*=(Scalar other);
-  Tensor &operator/=(const Tensor &other);
+  Tensor &operator+=(const Tensor &other) const;
+  Tensor &operator+=(const Scalar &other) const;
+  Tensor &operator-=(const Tensor &other) const;
+  Tensor &operator-=(const Scalar &other) const;
+  Tensor &operator*=(const Tensor &other) const;
+  Tensor &operator*=(const Scalar &other) const;
+  Tensor &operator/=(const Tensor &other) const;
+  Tensor &operator/=(const Scalar &other) const;
   Tensor operator-() const;
 };
 
 Tensor operator+(const Tensor &a, const Tensor &b);
-Tensor operator+(const Tensor &a, Scalar b);
-Tensor operator+(Scalar a, const Tensor &b);
 Tensor operator-(const Tensor &a, const Tensor &b);
-Tensor operator-(const Tensor &a, Scalar b);
 Tensor operator*(const Tensor &a, const Tensor &b);
-Tensor operator*(const Tensor &a, Scalar b);
-Tensor operator*(Scalar a, const Tensor &b);
 Tensor operator/(const Tensor &a, const Tensor &b);
-Tensor operator/(const Tensor &a, Scalar b);
+Tensor operator+(const Tensor &a, const Scalar &b);
+Tensor operator-(const Tensor &a, const Scalar &b);
+Tensor operator*(const Tensor &a, const Scalar &b);
+Tensor operator/(const Tensor &a, const Scalar &b);
+Tensor operator+(const Scalar &a, const Tensor &b);
+Tensor operator-(const Scalar &a, const Tensor &b);
+Tensor operator*(const Scalar &a, const Tensor &b);
+Tensor operator/(const Scalar &a, const Tensor &b);
 
-Tensor empty(IntArrayRef sizes, TensorOptions options = {});
-Tensor zeros(IntArrayRef sizes, TensorOptions options = {});
-Tensor ones(IntArrayRef sizes, TensorOptions options = {});
-Tensor full(IntArrayRef sizes, Scalar value, TensorOptions options = {});
-Tensor arange(Scalar end, TensorOptions options = {});
-Tensor randn(IntArrayRef sizes, TensorOptions options = {});
-Tensor rand(IntArrayRef sizes, TensorOptions options = {});
-Tensor tensor(double value, TensorOptions options = {});
-Tensor tensor(std::initializer_list<double> values, TensorOptions options = {});
-Tensor scalar_tensor(Scalar value, TensorOptions options = {});
+Tensor empty(IntArrayRef sizes, TensorOptions options = {},
+             SourceLocation loc = SourceLocation::current());
+Tensor zeros(IntArrayRef sizes, TensorOptions options = {},
+             SourceLocation loc = SourceLocation::current());
+Tensor ones(IntArrayRef sizes, TensorOptions options = {},
+            SourceLocation loc = SourceLocation::current());
+Tensor full(IntArrayRef sizes, const Scalar &fill_value, TensorOptions options = {},
+            SourceLocation loc = SourceLocation::current());
+Tensor scalar_tensor(const Scalar &value, TensorOptions options = {},
+                     SourceLocation loc = SourceLocation::current());
+Tensor arange(const Scalar &end, TensorOptions options = {},
+              SourceLocation loc = SourceLocation::current());
+Tensor randn(IntArrayRef sizes, TensorOptions options = {},
+             SourceLocation loc = SourceLocation::current());
+Tensor rand(IntArrayRef sizes, TensorOptions options = {},
+            SourceLocation loc = SourceLocation::current());
+Tensor tensor(double value, TensorOptions options = {},
+              SourceLocation loc = SourceLocation::current());
+Tensor tensor(std::initializer_list<double> values, TensorOptions options = {},
+              SourceLocation loc = SourceLocation::current());
 
 Tensor add(const Tensor &a, const Tensor &b);
 Tensor matmul(const Tensor &a, const Tensor &b);
 Tensor mm(const Tensor &a, const Tensor &b);
 Tensor relu(const Tensor &a);
-Tensor cat(const std::vector<Tensor> &tensors, std::int64_t dim = 0);
-Tensor stack(const std::vector<Tensor> &tensors, std::int64_t dim = 0);
+Tensor cat(TensorList tensors, std::int64_t dim = 0);
+Tensor stack(TensorList tensors, std::int64_t dim = 0);
 
 namespace cuda {
 bool is_available();
@@ -160,27 +213,35 @@ namespace nn {
 class Module {
 public:
   virtual ~Module();
-  void to(Device device, bool non_blocking = false);
+  // In place: every parameter and buffer moves.
+  virtual void to(Device device, bool non_blocking = false,
+                  SourceLocation loc = SourceLocation::current());
+  virtual void to(ScalarType dtype, bool non_blocking = false);
   std::vector<Tensor> parameters(bool recurse = true) const;
-  Tensor &register_parameter(std::string name, Tensor tensor);
+  Tensor &register_parameter(std::string name, Tensor tensor, bool requires_grad = true);
   template <class M> std::shared_ptr<M> register_module(std::string name, std::shared_ptr<M> module);
 };
 
 template <class Contained> class ModuleHolder {
 public:
-  ModuleHolder() : impl_(std::make_shared<Contained>()) {}
+  ModuleHolder()
+    requires std::is_default_constructible_v<Contained>
+      : impl_(std::make_shared<Contained>()) {}
+  /* implicit */ ModuleHolder(std::shared_ptr<Contained> module) : impl_(std::move(module)) {}
   template <class Head, class... Tail>
+    requires(!std::is_base_of_v<ModuleHolder, std::decay_t<Head>> &&
+             !std::is_same_v<std::decay_t<Head>, std::shared_ptr<Contained>> &&
+             std::is_constructible_v<Contained, Head &&, Tail &&...>)
   explicit ModuleHolder(Head &&head, Tail &&...tail)
       : impl_(std::make_shared<Contained>(std::forward<Head>(head), std::forward<Tail>(tail)...)) {}
-  /* implicit */ ModuleHolder(std::shared_ptr<Contained> module) : impl_(std::move(module)) {}
   Contained *operator->() const { return impl_.get(); }
   Contained &operator*() const { return *impl_; }
   const std::shared_ptr<Contained> &ptr() const { return impl_; }
-  template <class... Args> auto operator()(Args &&...args) {
+  template <class... Args> decltype(auto) operator()(Args &&...args) const {
     return impl_->forward(std::forward<Args>(args)...);
   }
 
-private:
+protected:
   std::shared_ptr<Contained> impl_;
 };
 
@@ -188,6 +249,7 @@ private:
   class Name : public ::pl::nn::ModuleHolder<Name##Impl> {                                         \
   public:                                                                                          \
     using ::pl::nn::ModuleHolder<Name##Impl>::ModuleHolder;                                        \
+    using Impl = Name##Impl;                                                                       \
   }
 
 class LinearImpl : public Module {

@@ -1,0 +1,61 @@
+// What the three placement checks share: the ApiProfile option, the matcher
+// (one callback per user function), the shared analysis run, and the words
+// for devices, operands and "where the device came from" notes.
+#pragma once
+
+#include "placelint/analysis/AnalysisCache.h"
+#include "placelint/analysis/ApiModel.h"
+#include "placelint/analysis/Findings.h"
+
+#include "clang-tidy/ClangTidyCheck.h"
+#include "llvm/Support/Regex.h"
+
+#include <optional>
+#include <string>
+
+namespace clang::tidy {
+
+template <> struct OptionEnumMapping<placelint::analysis::ApiProfile> {
+  static llvm::ArrayRef<std::pair<placelint::analysis::ApiProfile, StringRef>>
+  getEnumMapping();
+};
+
+namespace placement {
+
+// A check that reports findings of the shared device analysis.
+class PlacementCheck : public ClangTidyCheck {
+public:
+  bool isLanguageVersionSupported(const LangOptions &LangOpts) const override {
+    return LangOpts.CPlusPlus;
+  }
+  void storeOptions(ClangTidyOptions::OptionMap &Opts) override;
+  void registerMatchers(ast_matchers::MatchFinder *Finder) final;
+  void check(const ast_matchers::MatchFinder::MatchResult &Result) final;
+  void onStartOfTranslationUnit() override;
+
+protected:
+  PlacementCheck(StringRef Name, ClangTidyContext *Context);
+
+  // Turns the findings of one function into diagnostics.
+  virtual void report(const placelint::analysis::RecordedFindings &Findings) = 0;
+
+  // The source text of an operand, as the user wrote it.
+  std::string text(const Expr *E) const;
+  // `cpu`, `cuda:1`, `the device in 'dev'`, `cpu or cuda`.
+  static std::string device(const placelint::analysis::AbstractDevice &Device);
+  static std::string devices(const placelint::analysis::DeviceSet &Devices);
+  // "'x' was moved to cuda:0 here" at the place Operand got Device.
+  void noteOrigin(const placelint::analysis::OperandFact &Operand,
+                  const placelint::analysis::AbstractDevice &Device);
+
+private:
+  bool isUserCode(const FunctionDecl &Function, const SourceManager &SM);
+
+  const placelint::analysis::ApiProfile Profile;
+  ClangTidyContext &TidyContext;
+  const ASTContext *CurrentContext = nullptr;
+  std::optional<llvm::Regex> HeaderFilter;
+};
+
+} // namespace placement
+} // namespace clang::tidy

@@ -1,0 +1,59 @@
+#include "TransferInLoopCheck.h"
+
+#include "clang/AST/Stmt.h"
+
+namespace clang::tidy::placement {
+
+using namespace placelint::analysis;
+
+static constexpr bool DefaultSyncInLoop = true;
+
+TransferInLoopCheck::TransferInLoopCheck(StringRef Name, ClangTidyContext *Context)
+    : PlacementCheck(Name, Context),
+      SyncInLoop(Options.getLocalOrGlobal("SyncInLoop", DefaultSyncInLoop)) {}
+
+void TransferInLoopCheck::storeOptions(ClangTidyOptions::OptionMap &Opts) {
+  PlacementCheck::storeOptions(Opts);
+  Options.store(Opts, "SyncInLoop", SyncInLoop);
+}
+
+void TransferInLoopCheck::report(const RecordedFindings &Findings) {
+  class Reporter : public FindingsHandler {
+  public:
+    explicit Reporter(TransferInLoopCheck &Check) : Check(Check) {}
+
+    void onInvariantTransferInLoop(const LoopTransferFinding &F) override {
+      Check.diag(F.Call->getExprLoc(),
+                 "'%0' is moved to %1 on every iteration but does not change in the loop")
+          << Check.text(F.Receiver) << devices(F.Target);
+      Check.diag(F.Loop->getBeginLoc(), "hoist the transfer before this loop",
+                 DiagnosticIDs::Note);
+    }
+    void onRoundTripInLoop(const RoundTripFinding &F) override {
+      std::string Receiver = Check.text(F.Receiver);
+      Check.diag(F.Call->getExprLoc(),
+                 "'%0' is moved back to %1 right after it was moved to %2, on every "
+                 "iteration")
+          << Receiver << devices(F.Target) << devices(F.Intermediate);
+      Check.diag(F.FirstTransfer->getExprLoc(), "'%0' was moved to %1 here",
+                 DiagnosticIDs::Note)
+          << Receiver << devices(F.Intermediate);
+      Check.diag(F.Loop->getBeginLoc(), "in this loop", DiagnosticIDs::Note);
+    }
+    void onSyncInLoop(const SyncFinding &F) override {
+      if (!Check.SyncInLoop)
+        return;
+      Check.diag(F.Call->getExprLoc(),
+                 "'%0' is copied from %1 to the host on every iteration of the loop")
+          << Check.text(F.Receiver) << devices(F.Source);
+      Check.diag(F.Loop->getBeginLoc(), "in this loop", DiagnosticIDs::Note);
+    }
+
+  private:
+    TransferInLoopCheck &Check;
+  };
+  Reporter Handler(*this);
+  Findings.replay(Handler);
+}
+
+} // namespace clang::tidy::placement

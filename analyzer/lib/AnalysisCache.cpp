@@ -1,0 +1,57 @@
+#include "placelint/analysis/AnalysisCache.h"
+
+namespace placelint::analysis {
+
+void RecordedFindings::replay(FindingsHandler &Handler) const {
+  for (const auto &[Finding, Definite] : Mixed) {
+    if (Definite)
+      Handler.onMixedDevice(Finding);
+    else
+      Handler.onMayMixedDevice(Finding);
+  }
+  for (const DiscardedTransferFinding &Finding : Discarded)
+    Handler.onDiscardedTransfer(Finding);
+  for (const LoopTransferFinding &Finding : Invariant)
+    Handler.onInvariantTransferInLoop(Finding);
+  for (const RoundTripFinding &Finding : RoundTrips)
+    Handler.onRoundTripInLoop(Finding);
+  for (const SyncFinding &Finding : Syncs)
+    Handler.onSyncInLoop(Finding);
+}
+
+AnalysisCache &AnalysisCache::forCurrentThread() {
+  thread_local AnalysisCache Cache;
+  return Cache;
+}
+
+void AnalysisCache::startTranslationUnit() {
+  Results.clear();
+  Analyses.clear();
+  Context = nullptr;
+}
+
+const RecordedFindings &AnalysisCache::findingsFor(const clang::FunctionDecl &Function,
+                                                   clang::ASTContext &NewContext,
+                                                   ApiProfile Profile) {
+  if (Context != &NewContext) {
+    startTranslationUnit();
+    Context = &NewContext;
+  }
+  std::unique_ptr<RecordedFindings> &Slot =
+      Results[{&Function, static_cast<int>(Profile)}];
+  if (Slot)
+    return *Slot;
+  DeviceAnalysis *Analysis = nullptr;
+  for (auto &[Key, Existing] : Analyses)
+    if (Key == Profile)
+      Analysis = Existing.get();
+  if (!Analysis) {
+    Analyses.emplace_back(Profile, std::make_unique<DeviceAnalysis>(NewContext, Profile));
+    Analysis = Analyses.back().second.get();
+  }
+  Slot = std::make_unique<RecordedFindings>();
+  Analysis->analyze(Function, *Slot);
+  return *Slot;
+}
+
+} // namespace placelint::analysis

@@ -1,0 +1,249 @@
+// Elementwise operations: + - * / with tensors and scalars (broadcasting,
+// type promotion, in-place forms), relu exp log neg, fill_.
+#include <placelint/rule_ids.h>
+#include <pl/ops.h>
+
+#include "core/internal.h"
+
+namespace pl {
+namespace {
+
+using backend::BinaryOp;
+using backend::UnaryOp;
+
+const char *binary_name(BinaryOp op, bool in_place) {
+  switch (op) {
+  case BinaryOp::Add:
+    return in_place ? "add_" : "add";
+  case BinaryOp::Sub:
+    return in_place ? "sub_" : "sub";
+  case BinaryOp::Mul:
+    return in_place ? "mul_" : "mul";
+  case BinaryOp::Div:
+    return in_place ? "div_" : "div";
+  }
+  return "?";
+}
+
+// The dtype the op computes in, from the promoted operand type.
+ScalarType compute_type(std::string_view name, BinaryOp op, ScalarType promoted) {
+  PL_CHECK(!(op == BinaryOp::Sub && promoted == ScalarType::Bool), DTypeError, name,
+           ": subtraction of two bool values is not supported; use logical_xor or ~ instead");
+  // True division: integers divide as floats.
+  if (op == BinaryOp::Div && !is_floating_type(promoted))
+    return kDefaultFloat;
+  return promoted;
+}
+
+void check_in_place_cast(std::string_view name, ScalarType result, ScalarType self) {
+  PL_CHECK(detail::can_cast(result, self), DTypeError, name, ": result type ", result,
+           " can't be cast to the desired output type ", self);
+}
+
+Tensor binary_out_of_place(BinaryOp op, const Tensor &self, const Tensor &other) {
+  const char *name = binary_name(op, false);
+  const Device device = detail::common_device(name, {{"self", &self}, {"other", &other}});
+  const TensorImpl &a = *self.impl();
+  const TensorImpl &b = *other.impl();
+  detail::ResultTypeState promotion;
+  promotion.add(a);
+  promotion.add(b);
+  const ScalarType dtype = compute_type(name, op, promotion.result());
+  const auto sizes = detail::broadcast_sizes(name, a.sizes, b.sizes);
+  Tensor out = detail::make_tensor(sizes, dtype, device);
+  if (out.numel() == 0)
+    return out;
+  backend::Backend &backend = detail::backend_of(device);
+  // A cpu scalar joining an op on another device is passed by value.
+  if (a.device != device || b.device != device) {
+    const bool scalar_is_lhs = a.device != device;
+    const Tensor &tensor = scalar_is_lhs ? other : self;
+    const Scalar value = detail::cpu_scalar_value(scalar_is_lhs ? a : b);
+    backend.binary_scalar(device.index(), op, detail::kernel_arg(out),
+                          detail::broadcast_arg(*detail::cast(tensor, dtype).impl(), sizes),
+                          detail::scalar_arg(value), scalar_is_lhs);
+    return out;
+  }
+  backend.binary(device.index(), op, detail::kernel_arg(out),
+                 detail::broadcast_arg(*detail::cast(self, dtype).impl(), sizes),
+                 detail::broadcast_arg(*detail::cast(other, dtype).impl(), sizes));
+  return out;
+}
+
+Tensor binary_with_scalar(BinaryOp op, const Tensor &self, const Scalar &other,
+                          bool scalar_is_lhs) {
+  const char *name = binary_name(op, false);
+  detail::check_defined(name, "self", self);
+  const TensorImpl &a = *self.impl();
+  detail::ResultTypeState promotion;
+  promotion.add(a);
+  promotion.add(other);
+  const ScalarType dtype = compute_type(name, op, promotion.result());
+  Tensor out = detail::make_tensor(a.sizes, dtype, a.device);
+  if (out.numel() == 0)
+    return out;
+  detail::backend_of(a.device).binary_scalar(
+      a.device.index(), op, detail::kernel_arg(out), detail::kernel_arg(*detail::cast(self, dtype).impl()),
+      detail::scalar_arg(other), scalar_is_lhs);
+  return out;
+}
+
+Tensor &binary_in_place(BinaryOp op, const Tensor &self, const Tensor &other) {
+  const char *name = binary_name(op, true);
+  const Device device =
+      detail::common_device(name, {{"self", &self}, {"other", &other}}, /*self_index=*/0);
+  const TensorImpl &a = *self.impl();
+  const TensorImpl &b = *other.impl();
+  detail::ResultTypeState promotion;
+  promotion.add(a);
+  promotion.add(b);
+  const ScalarType dtype = compute_type(name, op, promotion.result());
+  check_in_place_cast(name, dtype, a.dtype);
+  const auto sizes = detail::broadcast_sizes(name, a.sizes, b.sizes);
+  PL_CHECK(IntArrayRef(sizes) == a.sizes, ShapeError, name, ": output with shape ", a.sizes,
+           " doesn't match the broadcast shape ", IntArrayRef(sizes));
+  if (a.numel > 0) {
+    backend::Backend &backend = detail::backend_of(device);
+    if (dtype != a.dtype) {
+      // Compute in the wider type, then write back (float += double).
+      self.copy_(binary_out_of_place(op, self, other));
+      return const_cast<Tensor &>(self);
+    }
+    const backend::TensorArg out = detail::kernel_arg(a);
+    if (b.device != device) {
+      backend.binary_scalar(device.index(), op, out, out,
+                            detail::scalar_arg(detail::cpu_scalar_value(b)), false);
+    } else {
+      // Never read memory this op writes, except the exact same elements.
+      Tensor operand = detail::shares_storage(a, b) && !detail::same_view(a, b) ? other.clone() : other;
+      operand = detail::cast(operand, dtype);
+      backend.binary(device.index(), op, out, out, detail::broadcast_arg(*operand.impl(), sizes));
+    }
+  }
+  a.storage->bump_version();
+  return const_cast<Tensor &>(self);
+}
+
+Tensor &binary_in_place(BinaryOp op, const Tensor &self, const Scalar &other) {
+  const char *name = binary_name(op, true);
+  detail::check_defined(name, "self", self);
+  const TensorImpl &a = *self.impl();
+  detail::ResultTypeState promotion;
+  promotion.add(a);
+  promotion.add(other);
+  const ScalarType dtype = compute_type(name, op, promotion.result());
+  check_in_place_cast(name, dtype, a.dtype);
+  if (a.numel > 0) {
+    if (dtype != a.dtype) {
+      self.copy_(binary_with_scalar(op, self, other, false));
+      return const_cast<Tensor &>(self);
+    }
+    const backend::TensorArg out = detail::kernel_arg(a);
+    detail::backend_of(a.device).binary_scalar(a.device.index(), op, out, out,
+                                               detail::scalar_arg(other), false);
+  }
+  a.storage->bump_version();
+  return const_cast<Tensor &>(self);
+}
+
+const char *unary_name(UnaryOp op, bool in_place) {
+  switch (op) {
+  case UnaryOp::Neg:
+    return in_place ? "neg_" : "neg";
+  case UnaryOp::Relu:
+    return in_place ? "relu_" : "relu";
+  case UnaryOp::Exp:
+    return in_place ? "exp_" : "exp";
+  case UnaryOp::Log:
+    return in_place ? "log_" : "log";
+  }
+  return "?";
+}
+
+ScalarType unary_result_type(std::string_view name, UnaryOp op, ScalarType input) {
+  PL_CHECK(!(op == UnaryOp::Neg && input == ScalarType::Bool), DTypeError, name,
+           ": negation of a bool tensor is not supported; use logical_not instead");
+  PL_CHECK(!(op == UnaryOp::Relu && input == ScalarType::Bool), DTypeError, name,
+           ": not supported for bool tensors");
+  if ((op == UnaryOp::Exp || op == UnaryOp::Log) && !is_floating_type(input))
+    return kDefaultFloat;
+  return input;
+}
+
+Tensor unary_out_of_place(UnaryOp op, const Tensor &self) {
+  const char *name = unary_name(op, false);
+  detail::check_defined(name, "self", self);
+  const TensorImpl &a = *self.impl();
+  const ScalarType dtype = unary_result_type(name, op, a.dtype);
+  Tensor out = detail::make_tensor(a.sizes, dtype, a.device);
+  if (out.numel() > 0)
+    detail::backend_of(a.device).unary(a.device.index(), op, detail::kernel_arg(out),
+                                       detail::kernel_arg(*detail::cast(self, dtype).impl()));
+  return out;
+}
+
+Tensor &unary_in_place(UnaryOp op, const Tensor &self) {
+  const char *name = unary_name(op, true);
+  detail::check_defined(name, "self", self);
+  const TensorImpl &a = *self.impl();
+  check_in_place_cast(name, unary_result_type(name, op, a.dtype), a.dtype);
+  if (a.numel > 0) {
+    const backend::TensorArg arg = detail::kernel_arg(a);
+    detail::backend_of(a.device).unary(a.device.index(), op, arg, arg);
+  }
+  a.storage->bump_version();
+  return const_cast<Tensor &>(self);
+}
+
+} // namespace
+
+Tensor Tensor::add(const Tensor &other) const { return binary_out_of_place(BinaryOp::Add, *this, other); }
+Tensor Tensor::sub(const Tensor &other) const { return binary_out_of_place(BinaryOp::Sub, *this, other); }
+Tensor Tensor::mul(const Tensor &other) const { return binary_out_of_place(BinaryOp::Mul, *this, other); }
+Tensor Tensor::div(const Tensor &other) const { return binary_out_of_place(BinaryOp::Div, *this, other); }
+Tensor Tensor::add(const Scalar &other) const { return binary_with_scalar(BinaryOp::Add, *this, other, false); }
+Tensor Tensor::sub(const Scalar &other) const { return binary_with_scalar(BinaryOp::Sub, *this, other, false); }
+Tensor Tensor::mul(const Scalar &other) const { return binary_with_scalar(BinaryOp::Mul, *this, other, false); }
+Tensor Tensor::div(const Scalar &other) const { return binary_with_scalar(BinaryOp::Div, *this, other, false); }
+Tensor rsub(const Tensor &self, const Scalar &other) { return binary_with_scalar(BinaryOp::Sub, self, other, true); }
+Tensor rdiv(const Tensor &self, const Scalar &other) { return binary_with_scalar(BinaryOp::Div, self, other, true); }
+
+Tensor &Tensor::add_(const Tensor &other) const { return binary_in_place(BinaryOp::Add, *this, other); }
+Tensor &Tensor::sub_(const Tensor &other) const { return binary_in_place(BinaryOp::Sub, *this, other); }
+Tensor &Tensor::mul_(const Tensor &other) const { return binary_in_place(BinaryOp::Mul, *this, other); }
+Tensor &Tensor::div_(const Tensor &other) const { return binary_in_place(BinaryOp::Div, *this, other); }
+Tensor &Tensor::add_(const Scalar &other) const { return binary_in_place(BinaryOp::Add, *this, other); }
+Tensor &Tensor::sub_(const Scalar &other) const { return binary_in_place(BinaryOp::Sub, *this, other); }
+Tensor &Tensor::mul_(const Scalar &other) const { return binary_in_place(BinaryOp::Mul, *this, other); }
+Tensor &Tensor::div_(const Scalar &other) const { return binary_in_place(BinaryOp::Div, *this, other); }
+
+Tensor Tensor::relu() const { return unary_out_of_place(UnaryOp::Relu, *this); }
+Tensor Tensor::exp() const { return unary_out_of_place(UnaryOp::Exp, *this); }
+Tensor Tensor::log() const { return unary_out_of_place(UnaryOp::Log, *this); }
+Tensor Tensor::neg() const { return unary_out_of_place(UnaryOp::Neg, *this); }
+Tensor &Tensor::relu_() const { return unary_in_place(UnaryOp::Relu, *this); }
+Tensor &Tensor::exp_() const { return unary_in_place(UnaryOp::Exp, *this); }
+Tensor &Tensor::log_() const { return unary_in_place(UnaryOp::Log, *this); }
+Tensor &Tensor::neg_() const { return unary_in_place(UnaryOp::Neg, *this); }
+
+namespace detail {
+
+void fill_values(const TensorImpl &impl, const Scalar &value) {
+  if (impl.numel == 0)
+    return;
+  backend::ScalarArg arg = scalar_arg(value);
+  if (impl.dtype == ScalarType::Bool)
+    arg.integral = value.toBool() ? 1 : 0;
+  backend_of(impl.device).fill(impl.device.index(), kernel_arg(impl), arg);
+}
+
+} // namespace detail
+
+Tensor &Tensor::fill_(const Scalar &value) const {
+  const TensorImpl &impl = impl_ref();
+  detail::fill_values(impl, value);
+  impl.storage->bump_version();
+  return self_ref();
+}
+
+} // namespace pl

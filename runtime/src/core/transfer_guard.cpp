@@ -1,0 +1,207 @@
+// The transfer guard (placement-transfer-in-loop). Bookkeeping is per
+// thread and bounded: a ring of recent transfers, and per-call-site counts
+// that are dropped when too many call sites accumulate.
+#include <array>
+#include <atomic>
+#include <cstdio>
+#include <cstdlib>
+#include <cstring>
+#include <functional>
+#include <sstream>
+#include <string>
+#include <string_view>
+#include <unordered_map>
+#include <unordered_set>
+
+#include <placelint/rule_ids.h>
+#include <pl/transfer_guard.h>
+
+#include "core/internal.h"
+
+namespace pl {
+namespace {
+
+constexpr std::size_t kDefaultCallSiteLimit = 100;
+constexpr std::size_t kRecentTransfers = 256;
+constexpr std::size_t kMaxCallSites = 4096;
+constexpr const char *kEnvironmentVariable = "PL_TRANSFER_GUARD";
+
+TransferGuardLevel level_from_environment() {
+  const char *value = std::getenv(kEnvironmentVariable);
+  if (value == nullptr || *value == '\0')
+    return TransferGuardLevel::Allow;
+  const std::string_view text(value);
+  if (text == "allow")
+    return TransferGuardLevel::Allow;
+  if (text == "log")
+    return TransferGuardLevel::Log;
+  if (text == "disallow")
+    return TransferGuardLevel::Disallow;
+  detail::fail<Error>(kEnvironmentVariable, "='", text,
+                      "' is not a transfer guard level: expected allow, log or disallow");
+}
+
+struct GlobalConfig {
+  explicit GlobalConfig(TransferGuardLevel initial) : level(initial) {}
+  std::atomic<TransferGuardLevel> level;
+  std::atomic<std::size_t> call_site_limit{kDefaultCallSiteLimit};
+};
+
+// The environment is read once, on first use; an invalid value throws on
+// every use until the program is fixed.
+GlobalConfig &global_config() {
+  static GlobalConfig config(level_from_environment());
+  return config;
+}
+
+struct CallSite {
+  std::string_view file; // from std::source_location: static storage
+  std::uint32_t line;
+  std::uint32_t column;
+  friend bool operator==(const CallSite &, const CallSite &) = default;
+};
+
+struct CallSiteHash {
+  std::size_t operator()(const CallSite &site) const noexcept {
+    return std::hash<std::string_view>{}(site.file) ^ (std::size_t{site.line} << 16) ^ site.column;
+  }
+};
+
+enum class Finding : std::uint8_t { RepeatedTransfer, HostSyncLimit };
+
+struct ReportedKey {
+  CallSite site;
+  Finding finding;
+  friend bool operator==(const ReportedKey &, const ReportedKey &) = default;
+};
+
+struct ReportedKeyHash {
+  std::size_t operator()(const ReportedKey &key) const noexcept {
+    return CallSiteHash{}(key.site) * 31 + static_cast<std::size_t>(key.finding);
+  }
+};
+
+// One transfer: which data (storage, view, version) went to which device.
+struct TransferRecord {
+  std::uint64_t storage_id = 0;
+  std::uint32_t version = 0;
+  std::int64_t storage_offset = 0;
+  std::int64_t numel = 0;
+  ScalarType dtype = ScalarType::Float;
+  Device target = Device(kCPU);
+};
+
+struct ThreadState {
+  std::optional<TransferGuardLevel> scoped_level;
+  std::array<TransferRecord, kRecentTransfers> recent{};
+  std::size_t recent_size = 0;
+  std::size_t recent_next = 0;
+  std::unordered_map<CallSite, std::uint64_t, CallSiteHash> host_copies_by_site;
+  std::unordered_set<ReportedKey, ReportedKeyHash> reported;
+
+  void clear() {
+    recent_size = 0;
+    recent_next = 0;
+    host_copies_by_site.clear();
+    reported.clear();
+  }
+};
+
+ThreadState &thread_state() {
+  thread_local ThreadState state;
+  return state;
+}
+
+std::string where(const CallSite &site) {
+  return std::string(site.file) + ":" + std::to_string(site.line);
+}
+
+void report(ThreadState &state, TransferGuardLevel level, Finding finding, const CallSite &site,
+            const std::string &message) {
+  if (level == TransferGuardLevel::Disallow)
+    throw TransferGuardError(message);
+  if (state.reported.size() >= kMaxCallSites)
+    state.reported.clear();
+  if (state.reported.insert(ReportedKey{site, finding}).second)
+    std::fprintf(stderr, "%s\n", message.c_str());
+}
+
+} // namespace
+
+void set_transfer_guard(TransferGuardLevel level) { global_config().level = level; }
+
+TransferGuardLevel transfer_guard_level() {
+  const ThreadState &state = thread_state();
+  return state.scoped_level ? *state.scoped_level : global_config().level.load();
+}
+
+void set_transfer_guard_call_site_limit(std::size_t limit) {
+  global_config().call_site_limit = limit;
+}
+
+std::size_t transfer_guard_call_site_limit() { return global_config().call_site_limit; }
+
+void clear_transfer_guard_history() { thread_state().clear(); }
+
+TransferGuard::TransferGuard(TransferGuardLevel level) : previous_(thread_state().scoped_level) {
+  thread_state().scoped_level = level;
+}
+
+TransferGuard::~TransferGuard() { thread_state().scoped_level = previous_; }
+
+namespace detail {
+
+void guard_transfer(std::string_view op, const TensorImpl &src, Device target,
+                    std::source_location loc) {
+  const TransferGuardLevel level = transfer_guard_level();
+  if (level == TransferGuardLevel::Allow) [[likely]]
+    return;
+  ThreadState &state = thread_state();
+  const CallSite site{loc.file_name(), loc.line(), loc.column()};
+  const TransferRecord record{src.storage->id(), src.storage->version(), src.storage_offset,
+                              src.numel,         src.dtype,              target};
+
+  // (a) the same unchanged data copied to the same device again. item() is
+  // a sync, not a copy one could hoist: it only counts towards (b).
+  if (op != "item") {
+    bool seen = false;
+    for (std::size_t i = 0; i < state.recent_size && !seen; ++i) {
+      const TransferRecord &r = state.recent[i];
+      seen = r.storage_id == record.storage_id && r.version == record.version &&
+             r.storage_offset == record.storage_offset && r.numel == record.numel &&
+             r.dtype == record.dtype && r.target == record.target;
+    }
+    if (seen) {
+      std::ostringstream message;
+      message << PL_RULE_ID_TransferInLoop ": " << op << ": the tensor copied from "
+              << src.device << " to " << target << " at " << where(site)
+              << " was already copied there and has not changed since; hoist the transfer "
+                 "out of the loop";
+      report(state, level, Finding::RepeatedTransfer, site, message.str());
+    } else {
+      state.recent[state.recent_next] = record;
+      state.recent_next = (state.recent_next + 1) % kRecentTransfers;
+      state.recent_size = std::min(state.recent_size + 1, kRecentTransfers);
+    }
+  }
+
+  // (b) one call site syncing device -> host too often.
+  if (target.is_cpu() && !src.device.is_cpu()) {
+    if (state.host_copies_by_site.size() >= kMaxCallSites &&
+        state.host_copies_by_site.find(site) == state.host_copies_by_site.end())
+      state.host_copies_by_site.clear();
+    const std::uint64_t count = ++state.host_copies_by_site[site];
+    const std::size_t limit = global_config().call_site_limit;
+    if (count > limit) {
+      std::ostringstream message;
+      message << PL_RULE_ID_TransferInLoop ": " << op << ": the call at " << where(site)
+              << " copied from " << src.device << " to the host more than " << limit
+              << " times; a device-to-host sync on every iteration stalls the device, move it "
+                 "out of the loop";
+      report(state, level, Finding::HostSyncLimit, site, message.str());
+    }
+  }
+}
+
+} // namespace detail
+} // namespace pl

@@ -1,0 +1,213 @@
+// Views: new sizes/strides/offset over the same storage (no copy).
+#include <algorithm>
+#include <optional>
+
+#include "core/internal.h"
+
+namespace pl {
+namespace {
+
+// Resolves one -1 in `requested` for `numel` elements; ShapeError otherwise.
+std::vector<std::int64_t> infer_sizes(std::string_view op, IntArrayRef requested,
+                                      std::int64_t numel) {
+  std::vector<std::int64_t> sizes = requested.vec();
+  std::optional<std::size_t> inferred;
+  std::int64_t known = 1;
+  for (std::size_t i = 0; i < sizes.size(); ++i) {
+    if (sizes[i] == -1) {
+      PL_CHECK(!inferred, ShapeError, op, ": only one dimension can be inferred (sizes ",
+               requested, ")");
+      inferred = i;
+    } else {
+      PL_CHECK(sizes[i] >= 0, ShapeError, op, ": invalid size ", sizes[i], " in ", requested);
+      known *= sizes[i];
+    }
+  }
+  if (inferred) {
+    PL_CHECK(known != 0 && numel % known == 0, ShapeError, op, ": shape ", requested,
+             " is invalid for input of size ", numel);
+    sizes[*inferred] = numel / known;
+  } else {
+    PL_CHECK(known == numel, ShapeError, op, ": shape ", requested,
+             " is invalid for input of size ", numel);
+  }
+  PL_CHECK(sizes.size() <= static_cast<std::size_t>(backend::kMaxDims), ShapeError, op,
+           ": tensors have at most ", backend::kMaxDims, " dimensions");
+  return sizes;
+}
+
+// PyTorch's computeStride: strides that view `old` as `sizes` without a
+// copy, or nothing when the memory layout does not allow it.
+std::optional<std::vector<std::int64_t>> view_strides(const TensorImpl &old,
+                                                      const std::vector<std::int64_t> &sizes) {
+  if (old.numel == 0)
+    return detail::contiguous_strides(sizes);
+  std::vector<std::int64_t> strides(sizes.size());
+  if (old.sizes.empty()) {
+    std::fill(strides.begin(), strides.end(), 1);
+    return strides;
+  }
+  std::int64_t view_d = static_cast<std::int64_t>(sizes.size()) - 1;
+  std::int64_t chunk_base_stride = old.strides.back();
+  std::int64_t tensor_numel = 1;
+  std::int64_t view_numel = 1;
+  for (std::int64_t tensor_d = static_cast<std::int64_t>(old.sizes.size()) - 1; tensor_d >= 0;
+       --tensor_d) {
+    tensor_numel *= old.sizes[static_cast<std::size_t>(tensor_d)];
+    if (tensor_d == 0 ||
+        (old.sizes[static_cast<std::size_t>(tensor_d - 1)] != 1 &&
+         old.strides[static_cast<std::size_t>(tensor_d - 1)] != tensor_numel * chunk_base_stride)) {
+      while (view_d >= 0 &&
+             (view_numel < tensor_numel || sizes[static_cast<std::size_t>(view_d)] == 1)) {
+        strides[static_cast<std::size_t>(view_d)] = view_numel * chunk_base_stride;
+        view_numel *= sizes[static_cast<std::size_t>(view_d)];
+        --view_d;
+      }
+      if (view_numel != tensor_numel)
+        return std::nullopt;
+      if (tensor_d > 0) {
+        chunk_base_stride = old.strides[static_cast<std::size_t>(tensor_d - 1)];
+        tensor_numel = 1;
+        view_numel = 1;
+      }
+    }
+  }
+  if (view_d != -1)
+    return std::nullopt;
+  return strides;
+}
+
+} // namespace
+
+Tensor Tensor::view(IntArrayRef sizes) const {
+  const TensorImpl &impl = impl_ref();
+  auto new_sizes = infer_sizes("view", sizes, impl.numel);
+  auto strides = view_strides(impl, new_sizes);
+  PL_CHECK(strides.has_value(), ShapeError,
+           "view: sizes ", IntArrayRef(new_sizes), " are not compatible with the tensor's sizes ",
+           impl.sizes, " and strides ", impl.strides,
+           " (at least one dimension spans across two contiguous subspaces); use reshape instead");
+  return detail::make_view(*this, std::move(new_sizes), std::move(*strides), impl.storage_offset);
+}
+
+Tensor Tensor::reshape(IntArrayRef sizes) const {
+  const TensorImpl &impl = impl_ref();
+  auto new_sizes = infer_sizes("reshape", sizes, impl.numel);
+  if (auto strides = view_strides(impl, new_sizes))
+    return detail::make_view(*this, std::move(new_sizes), std::move(*strides), impl.storage_offset);
+  return clone().view(new_sizes);
+}
+
+Tensor Tensor::transpose(std::int64_t dim0, std::int64_t dim1) const {
+  const TensorImpl &impl = impl_ref();
+  const auto ndim = static_cast<std::int64_t>(impl.sizes.size());
+  const auto d0 = static_cast<std::size_t>(detail::wrap_dim("transpose", dim0, ndim));
+  const auto d1 = static_cast<std::size_t>(detail::wrap_dim("transpose", dim1, ndim));
+  if (ndim == 0)
+    return detail::make_view(*this, {}, {}, impl.storage_offset);
+  auto sizes = impl.sizes;
+  auto strides = impl.strides;
+  std::swap(sizes[d0], sizes[d1]);
+  std::swap(strides[d0], strides[d1]);
+  return detail::make_view(*this, std::move(sizes), std::move(strides), impl.storage_offset);
+}
+
+Tensor Tensor::t() const {
+  const TensorImpl &impl = impl_ref();
+  PL_CHECK(impl.sizes.size() <= 2, ShapeError, "t: expects a tensor with <= 2 dimensions, but it has ",
+           impl.sizes.size());
+  if (impl.sizes.size() < 2)
+    return detail::make_view(*this, impl.sizes, impl.strides, impl.storage_offset);
+  return transpose(0, 1);
+}
+
+Tensor Tensor::narrow(std::int64_t dim, std::int64_t start, std::int64_t length) const {
+  const TensorImpl &impl = impl_ref();
+  PL_CHECK(!impl.sizes.empty(), IndexError, "narrow: cannot narrow a 0-dim tensor");
+  const auto d = static_cast<std::size_t>(
+      detail::wrap_dim("narrow", dim, static_cast<std::int64_t>(impl.sizes.size())));
+  const std::int64_t extent = impl.sizes[d];
+  if (start < 0)
+    start += extent;
+  PL_CHECK(start >= 0 && start <= extent && length >= 0 && start + length <= extent, IndexError,
+           "narrow: start ", start, " and length ", length, " are out of range for dimension ",
+           d, " of size ", extent);
+  auto sizes = impl.sizes;
+  sizes[d] = length;
+  return detail::make_view(*this, std::move(sizes), impl.strides,
+                           impl.storage_offset + start * impl.strides[d]);
+}
+
+Tensor Tensor::select(std::int64_t dim, std::int64_t index) const {
+  const TensorImpl &impl = impl_ref();
+  PL_CHECK(!impl.sizes.empty(), IndexError, "select: cannot index a 0-dim tensor");
+  const auto d = static_cast<std::size_t>(
+      detail::wrap_dim("select", dim, static_cast<std::int64_t>(impl.sizes.size())));
+  const std::int64_t extent = impl.sizes[d];
+  PL_CHECK(index >= -extent && index < extent, IndexError, "select: index ", index,
+           " is out of bounds for dimension ", d, " with size ", extent);
+  if (index < 0)
+    index += extent;
+  auto sizes = impl.sizes;
+  auto strides = impl.strides;
+  const std::int64_t offset = impl.storage_offset + index * strides[d];
+  sizes.erase(sizes.begin() + static_cast<std::ptrdiff_t>(d));
+  strides.erase(strides.begin() + static_cast<std::ptrdiff_t>(d));
+  return detail::make_view(*this, std::move(sizes), std::move(strides), offset);
+}
+
+Tensor Tensor::unsqueeze(std::int64_t dim) const {
+  const TensorImpl &impl = impl_ref();
+  const auto ndim = static_cast<std::int64_t>(impl.sizes.size());
+  PL_CHECK(dim >= -(ndim + 1) && dim <= ndim, IndexError,
+           "unsqueeze: dimension out of range (expected to be in range of [", -(ndim + 1), ", ",
+           ndim, "], but got ", dim, ")");
+  PL_CHECK(ndim < backend::kMaxDims, ShapeError, "unsqueeze: tensors have at most ",
+           backend::kMaxDims, " dimensions");
+  const auto d = static_cast<std::size_t>(dim < 0 ? dim + ndim + 1 : dim);
+  auto sizes = impl.sizes;
+  auto strides = impl.strides;
+  const std::int64_t stride = d < sizes.size() ? sizes[d] * strides[d] : 1;
+  sizes.insert(sizes.begin() + static_cast<std::ptrdiff_t>(d), 1);
+  strides.insert(strides.begin() + static_cast<std::ptrdiff_t>(d), stride);
+  return detail::make_view(*this, std::move(sizes), std::move(strides), impl.storage_offset);
+}
+
+Tensor Tensor::squeeze(std::int64_t dim) const {
+  const TensorImpl &impl = impl_ref();
+  const auto d = static_cast<std::size_t>(
+      detail::wrap_dim("squeeze", dim, static_cast<std::int64_t>(impl.sizes.size())));
+  if (impl.sizes.empty() || impl.sizes[d] != 1)
+    return detail::make_view(*this, impl.sizes, impl.strides, impl.storage_offset);
+  auto sizes = impl.sizes;
+  auto strides = impl.strides;
+  sizes.erase(sizes.begin() + static_cast<std::ptrdiff_t>(d));
+  strides.erase(strides.begin() + static_cast<std::ptrdiff_t>(d));
+  return detail::make_view(*this, std::move(sizes), std::move(strides), impl.storage_offset);
+}
+
+Tensor Tensor::flatten(std::int64_t start_dim, std::int64_t end_dim) const {
+  const TensorImpl &impl = impl_ref();
+  const auto ndim = static_cast<std::int64_t>(impl.sizes.size());
+  if (ndim == 0)
+    return reshape({1});
+  const std::int64_t start = detail::wrap_dim("flatten", start_dim, ndim);
+  const std::int64_t end = detail::wrap_dim("flatten", end_dim, ndim);
+  PL_CHECK(start <= end, IndexError, "flatten: start_dim ", start_dim,
+           " comes after end_dim ", end_dim);
+  std::vector<std::int64_t> sizes;
+  std::int64_t merged = 1;
+  for (std::int64_t d = 0; d < ndim; ++d) {
+    const std::int64_t size = impl.sizes[static_cast<std::size_t>(d)];
+    if (d < start || d > end) {
+      sizes.push_back(size);
+    } else {
+      merged *= size;
+      if (d == end)
+        sizes.push_back(merged);
+    }
+  }
+  return reshape(sizes);
+}
+
+} // namespace pl

@@ -1,0 +1,38 @@
+// Runs the device analysis on a snippet that includes a small mock of the
+// `pl` API ("pl.h") or of libtorch ("torch.h"), and renders what it found as
+// strings that tests compare.
+#pragma once
+
+#include "placelint/analysis/ApiModel.h"
+#include "placelint/analysis/DeviceLattice.h"
+
+#include "llvm/ADT/StringRef.h"
+
+#include <string>
+#include <vector>
+
+namespace placelint::analysis::testing {
+
+struct AnalysisRun {
+  bool Analyzed = false;
+  // One line per finding, e.g.
+  //   mixed L6 'a'@cuda(moved L4) 'b'@cpu(created L5) in operator+
+  //   discarded L3 to 't' fixable
+  //   invariant L7 'w' to the device in 'dev' loop L5
+  //   roundtrip L9 'g' back to cpu via cuda first L8 loop L5
+  //   sync L10 'g.sum()' from cuda loop L5
+  std::vector<std::string> Findings;
+  // The fact of the argument of each `probe(...)` call, in source order.
+  std::vector<std::string> ProbeDevices;
+  std::vector<ZeroDim> ProbeDims;
+};
+
+// Parses Code (C++20) and analyses the function named FunctionName.
+AnalysisRun analyzeFunction(llvm::StringRef Code, llvm::StringRef FunctionName,
+                            ApiProfile Profile = ApiProfile::Auto);
+
+// The mock headers, mapped as "pl.h" and "torch.h".
+extern const char *const PlMockHeader;
+extern const char *const TorchMockHeader;
+
+} // namespace placelint::analysis::testing

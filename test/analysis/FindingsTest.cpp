@@ -1,0 +1,312 @@
+// The findings handler calls for each rule: what must be reported and what
+// must not.
+#include "AnalysisTestSupport.h"
+
+#include <gmock/gmock.h>
+#include <gtest/gtest.h>
+
+#include <chrono>
+
+namespace placelint::analysis::testing {
+namespace {
+
+using ::testing::ElementsAre;
+using ::testing::IsEmpty;
+
+// Line numbers in the findings count from the `#include` line as 1.
+std::vector<std::string> findings(const std::string &Body, const char *Function = "f") {
+  return analyzeFunction("#include \"pl.h\"\nusing namespace pl;\n" + Body, Function).Findings;
+}
+
+TEST(MixedDeviceFindingsTest, DefiniteMismatchWithOrigins) {
+  EXPECT_THAT(findings(R"cpp(
+void f() {
+  Tensor a = zeros({2}).to(kCUDA);
+  Tensor b = ones({2});
+  auto c = a + b;
+  auto d = a.add(b);
+  auto e = matmul(b, a);
+  Tensor a2 = a;
+  a2 += b;
+}
+)cpp"),
+              ElementsAre("mixed L7 'a'@cuda(moved L5) 'b'@cpu(created L6) in operator+",
+                          "mixed L8 'a'@cuda(moved L5) 'b'@cpu(created L6) in add",
+                          "mixed L9 'b'@cpu(created L6) 'a'@cuda(moved L5) in matmul",
+                          "mixed L11 'a2'@cuda(assigned L10) 'b'@cpu(created L6) in operator+="));
+}
+
+TEST(MixedDeviceFindingsTest, CudaIndicesAndSim) {
+  EXPECT_THAT(findings(R"cpp(
+void f() {
+  Tensor a = zeros({2}).to("cuda:0");
+  Tensor b = zeros({2}).to("cuda:1");
+  Tensor c = zeros({2}).cuda();
+  Tensor s = zeros({2}).to("sim:0");
+  auto ab = a + b;
+  auto ac = a + c;
+  auto bc = b * c;
+  auto as = a - s;
+}
+)cpp"),
+              ElementsAre("mixed L9 'a'@cuda:0(moved L5) 'b'@cuda:1(moved L6) in operator+",
+                          "mixed L12 'a'@cuda:0(moved L5) 's'@sim:0(moved L8) in operator-"));
+}
+
+TEST(MixedDeviceFindingsTest, MayMismatch) {
+  EXPECT_THAT(findings(R"cpp(
+void f(bool c, Device dev) {
+  Tensor a = zeros({2});
+  if (c)
+    a = a.cuda();
+  Tensor b = ones({2});
+  auto x = b + a;
+  auto y = a.to(dev) + b;
+  auto z = a.to(dev) + b.to(dev);
+}
+)cpp"),
+              ElementsAre("may L9 'a'@cuda(moved L7) 'b'@cpu(created L8) in operator+",
+                          "may L10 'a.to(dev)'@the device in 'dev'(moved L10) 'b'@cpu(created L8) "
+                          "in operator+"));
+}
+
+TEST(MixedDeviceFindingsTest, NeverForScalarsCopiesOrUnknown) {
+  EXPECT_THAT(findings(R"cpp(
+void f(Tensor unknown) {
+  Tensor g = zeros({2}).cuda();
+  Tensor s = zeros({2}).sum();
+  auto a = g * s;
+  auto b = s + g;
+  auto c = g * 2.0;
+  auto d = g + scalar_tensor(1.0);
+  Tensor host = zeros({2});
+  host.copy_(g);
+  auto e = g + unknown;
+  auto f2 = g + opaque(host);
+  g += s;
+}
+)cpp"),
+              IsEmpty());
+}
+
+TEST(MixedDeviceFindingsTest, CpuScalarCannotBeTheInPlaceSelf) {
+  EXPECT_THAT(findings(R"cpp(
+void f() {
+  Tensor g = zeros({2}).cuda();
+  Tensor s = zeros({2}).sum();
+  s += g;
+}
+)cpp"),
+              ElementsAre("mixed L7 's'@cpu(assigned L6) 'g'@cuda(moved L5) in operator+="));
+}
+
+TEST(MixedDeviceFindingsTest, ListsAndModules) {
+  EXPECT_THAT(findings(R"cpp(
+void f() {
+  Tensor g = zeros({2}).cuda();
+  Tensor h = zeros({2});
+  auto c = cat({g, g, h});
+  auto s = stack({g, g});
+  nn::Linear lin(2, 2);
+  auto y = lin(g);
+  auto y2 = lin->forward(h);
+  lin->to(kCUDA);
+  auto y3 = lin(g);
+  auto y4 = lin->forward(h);
+}
+)cpp"),
+              ElementsAre("mixed L7 'g'@cuda(moved L5) 'h'@cpu(created L6) in cat",
+                          "mixed L10 'g'@cuda(moved L5) 'lin'@cpu(created L9) in forward",
+                          "mixed L14 'h'@cpu(created L6) 'lin'@cuda(moved L12) in forward"));
+}
+
+TEST(MixedDeviceFindingsTest, ThroughHelpersAndMembers) {
+  EXPECT_THAT(findings(R"cpp(
+Tensor gpu(const Tensor &x) { return x.cuda(); }
+struct Model {
+  Tensor w;
+  Tensor run(Tensor x) {
+    w = zeros({2});
+    return gpu(x) * w;
+  }
+};
+)cpp", "run"),
+              ElementsAre("mixed L9 'gpu(x)'@cuda(assigned L9) 'w'@cpu(created L8) in "
+                          "operator*"));
+}
+
+TEST(DiscardedTransferFindingsTest, ReportedWithFixability) {
+  EXPECT_THAT(findings(R"cpp(
+void f(Tensor byValue, Tensor &byRef, const Tensor constRef) {
+  Tensor t = zeros({2});
+  t.to(kCUDA);
+  t.cuda();
+  byValue.cpu();
+  byRef.cuda();
+  constRef.cuda();
+  t.cuda().cpu();
+  if (true)
+    t.to("cuda:1");
+}
+)cpp"),
+              ElementsAre("discarded L6 to 't' fixable", "discarded L7 cuda 't' fixable",
+                          "discarded L8 cpu 'byValue' fixable", "discarded L9 cuda 'byRef'",
+                          "discarded L10 cuda 'constRef'", "discarded L11 cpu 't.cuda()'",
+                          "discarded L13 to 't' fixable"));
+}
+
+TEST(DiscardedTransferFindingsTest, NotReported) {
+  EXPECT_THAT(findings(R"cpp(
+void f() {
+  Tensor t = zeros({2});
+  (void)t.to(kCUDA);
+  t = t.cuda();
+  use(t.cpu());
+  auto u = t.cuda();
+  nn::Linear lin(2, 2);
+  lin->to(kCUDA);
+  static_cast<void>(t.cuda());
+}
+)cpp"),
+              IsEmpty());
+}
+
+TEST(TransferInLoopFindingsTest, InvariantTransfer) {
+  EXPECT_THAT(findings(R"cpp(
+void f(Device dev, int n) {
+  Tensor w = randn({3});
+  Tensor w2 = randn({3});
+  for (int i = 0; i < n; ++i) {
+    auto y = w.to(dev);
+    auto z = w2.cuda();
+  }
+  while (n--) {
+    use(w.to("cuda:1"));
+  }
+}
+)cpp"),
+              ElementsAre("invariant L8 'w' to the device in 'dev' loop L7",
+                          "invariant L9 'w2' to cuda loop L7",
+                          "invariant L12 'w' to cuda:1 loop L11"));
+}
+
+TEST(TransferInLoopFindingsTest, BatchPatternAndChangingSourcesAreNotInvariant) {
+  EXPECT_THAT(findings(R"cpp(
+struct Loader { Tensor *begin(); Tensor *end(); };
+void f(Device dev, int n, Loader &loader) {
+  for (auto &batch : loader)
+    use(batch.to(dev));
+  for (int i = 0; i < n; ++i) {
+    Tensor x = load();
+    use(x.to(dev));
+  }
+  Tensor x = randn({2});
+  for (int i = 0; i < n; ++i) {
+    use(x.to(dev));
+    x = load();
+  }
+  Tensor y = randn({2});
+  for (int i = 0; i < n; ++i) {
+    fill(y);
+    use(y.to(dev));
+  }
+  Tensor z = randn({2});
+  for (int i = 0; i < n; ++i) {
+    use(z.to(dev));
+    z.add_(z);
+  }
+  Tensor g = randn({2}).cuda();
+  for (int i = 0; i < n; ++i)
+    use(g.to(kCUDA));
+  Device moving = pickDevice();
+  for (int i = 0; i < n; ++i) {
+    use(y.to(moving));
+    moving = pickDevice();
+  }
+}
+)cpp"),
+              IsEmpty());
+}
+
+TEST(TransferInLoopFindingsTest, RoundTripAndSync) {
+  EXPECT_THAT(findings(R"cpp(
+void f(int n) {
+  for (int i = 0; i < n; ++i) {
+    Tensor x = load();
+    auto g = x.cuda();
+    auto back = g.cpu();
+    auto loss = (g * g).sum();
+    auto value = loss.item();
+    auto host = loss.to(kCPU);
+  }
+}
+)cpp"),
+              ElementsAre("roundtrip L8 'g' back to cpu via cuda first L7 loop L5",
+                          "sync L10 'loss' from cuda loop L5",
+                          "sync L11 'loss' from cuda loop L5"));
+}
+
+TEST(TransferInLoopFindingsTest, PrecedenceInvariantOverSync) {
+  EXPECT_THAT(findings(R"cpp(
+void f(int n) {
+  Tensor g = randn({2}).cuda();
+  for (int i = 0; i < n; ++i)
+    use(g.cpu());
+}
+)cpp"),
+              ElementsAre("invariant L7 'g' to cpu loop L6"));
+}
+
+TEST(TransferInLoopFindingsTest, NothingOutsideLoopsOrOnHostTensors) {
+  EXPECT_THAT(findings(R"cpp(
+void f(int n) {
+  Tensor g = randn({2}).cuda();
+  auto v = g.sum().item();
+  auto h = g.cpu();
+  for (int i = 0; i < n; ++i) {
+    Tensor x = load();
+    auto s = x.sum().item();
+  }
+}
+)cpp"),
+              IsEmpty());
+}
+
+TEST(FindingsTest, LambdasAreAnalysedWithTheirFunction) {
+  EXPECT_THAT(findings(R"cpp(
+void f() {
+  auto step = []() {
+    Tensor a = zeros({2}).cuda();
+    Tensor b = zeros({2});
+    return a + b;
+  };
+  step();
+}
+)cpp"),
+              ElementsAre("mixed L8 'a'@cuda(moved L6) 'b'@cpu(created L7) in operator+"));
+}
+
+TEST(FindingsTest, LargeFunctionFinishesQuickly) {
+  // 5,000 statements in nested loops and branches.
+  std::string Body = "void f(int n, bool c, Device dev) {\n  Tensor acc = zeros({4});\n";
+  for (int Block = 0; Block < 250; ++Block) {
+    Body += "  for (int i = 0; i < n; ++i) {\n    if (c) {\n";
+    for (int S = 0; S < 8; ++S)
+      Body += "      acc = acc + zeros({4}).to(dev);\n";
+    Body += "    } else {\n";
+    for (int S = 0; S < 8; ++S)
+      Body += "      Tensor t" + std::to_string(S) + " = load();\n";
+    Body += "      acc = acc * t0;\n    }\n  }\n";
+  }
+  Body += "}\n";
+  auto Start = std::chrono::steady_clock::now();
+  std::vector<std::string> Found = findings(Body);
+  double Seconds =
+      std::chrono::duration<double>(std::chrono::steady_clock::now() - Start).count();
+  // Parsing is included; the analysis alone is well under a second here.
+  EXPECT_LT(Seconds, 5.0);
+  EXPECT_THAT(Found, IsEmpty());
+}
+
+} // namespace
+} // namespace placelint::analysis::testing

@@ -1,0 +1,253 @@
+// Host-side logic of the CUDA backend that needs no GPU, so it runs on every
+// machine with the toolkit: the dimension collapsing and offset arithmetic
+// every elementwise and reduction kernel relies on, and the caching
+// allocator's size classes. Compiled by nvcc like the kernels themselves.
+#include "cuda/caching_allocator.h"
+#include "cuda/reduce_plan.cuh"
+#include "cuda/strided_layout.cuh"
+
+#include <gtest/gtest.h>
+
+#include <algorithm>
+#include <cstdint>
+#include <vector>
+
+namespace {
+
+using pl::cuda::detail::CachingAllocator;
+using pl::backend::TensorArg;
+using pl::cuda::detail::collapse;
+using pl::cuda::detail::makeReduceLayout;
+using pl::cuda::detail::planReduction;
+using pl::cuda::detail::ReduceLayout;
+using pl::cuda::detail::ReducePlan;
+using pl::cuda::detail::StridedLayout;
+
+template <int N>
+StridedLayout<N> layoutOf(const std::vector<std::int64_t> &sizes,
+                          const std::vector<std::int64_t> (&strides)[N]) {
+  const std::int64_t *stridePointers[N];
+  for (int k = 0; k < N; ++k)
+    stridePointers[k] = strides[k].data();
+  return collapse<N>(sizes.data(), static_cast<int>(sizes.size()), stridePointers);
+}
+
+// The offsets a layout gives for every linear index must equal the ones
+// computed directly from the uncollapsed sizes and strides.
+template <int N>
+void expectOffsetsMatchDirect(const std::vector<std::int64_t> &sizes,
+                              const std::vector<std::int64_t> (&strides)[N]) {
+  const StridedLayout<N> layout = layoutOf<N>(sizes, strides);
+  std::int64_t numel = 1;
+  for (std::int64_t size : sizes)
+    numel *= size;
+  for (std::int64_t linear = 0; linear < numel; ++linear) {
+    std::int64_t expected[N] = {};
+    std::int64_t rest = linear;
+    for (int d = static_cast<int>(sizes.size()) - 1; d >= 0; --d) {
+      const std::int64_t index = rest % sizes[d];
+      rest /= sizes[d];
+      for (int k = 0; k < N; ++k)
+        expected[k] += index * strides[k][d];
+    }
+    std::int64_t actual[N];
+    layout.offsets(linear, actual);
+    for (int k = 0; k < N; ++k)
+      ASSERT_EQ(actual[k], expected[k]) << "operand " << k << ", linear index " << linear;
+  }
+}
+
+TEST(StridedLayoutTest, ContiguousOperandsCollapseToOneDimension) {
+  const StridedLayout<2> layout = layoutOf<2>({2, 3, 4}, {{12, 4, 1}, {12, 4, 1}});
+  EXPECT_EQ(layout.dim, 1);
+  EXPECT_EQ(layout.sizes[0], 24);
+  EXPECT_TRUE(layout.contiguous());
+}
+
+TEST(StridedLayoutTest, TransposedOperandKeepsBothDimensions) {
+  const StridedLayout<2> layout = layoutOf<2>({3, 4}, {{4, 1}, {1, 3}});
+  EXPECT_EQ(layout.dim, 2);
+  EXPECT_FALSE(layout.contiguous());
+  expectOffsetsMatchDirect<2>({3, 4}, {{4, 1}, {1, 3}});
+}
+
+TEST(StridedLayoutTest, BroadcastRowKeepsItsZeroStride) {
+  const StridedLayout<3> layout = layoutOf<3>({3, 4}, {{4, 1}, {0, 1}, {4, 1}});
+  EXPECT_EQ(layout.dim, 2);
+  std::int64_t offset[3];
+  layout.offsets(5, offset); // row 1, column 1
+  EXPECT_EQ(offset[0], 5);
+  EXPECT_EQ(offset[1], 1);
+  EXPECT_EQ(offset[2], 5);
+}
+
+TEST(StridedLayoutTest, SizeOneDimensionsAreDropped) {
+  const StridedLayout<1> layout = layoutOf<1>({1, 5, 1}, {{99, 1, 7}});
+  EXPECT_EQ(layout.dim, 1);
+  EXPECT_TRUE(layout.contiguous());
+}
+
+TEST(StridedLayoutTest, SingleElementHasNoDimensions) {
+  const StridedLayout<2> layout = layoutOf<2>({1, 1}, {{3, 1}, {0, 0}});
+  EXPECT_EQ(layout.dim, 0);
+  EXPECT_TRUE(layout.contiguous());
+  std::int64_t offset[2];
+  layout.offsets(0, offset);
+  EXPECT_EQ(offset[0], 0);
+  EXPECT_EQ(offset[1], 0);
+}
+
+TEST(StridedLayoutTest, NarrowedColumnsDoNotMerge) {
+  // Columns 1..3 of a 4x6 matrix: rows are 6 apart but only 3 wide.
+  const StridedLayout<1> layout = layoutOf<1>({4, 3}, {{6, 1}});
+  EXPECT_EQ(layout.dim, 2);
+  std::int64_t offset[1];
+  layout.offsets(4, offset); // row 1, column 1 of the view
+  EXPECT_EQ(offset[0], 7);
+}
+
+TEST(StridedLayoutTest, OffsetsMatchDirectComputationForMixedLayouts) {
+  // Contiguous, permuted, broadcast and padded operands over one shape,
+  // where only some neighbouring dimensions can merge.
+  expectOffsetsMatchDirect<3>({2, 3, 4, 5},
+                              {{60, 20, 5, 1}, {1, 2, 6, 24}, {0, 5, 0, 1}});
+  expectOffsetsMatchDirect<2>({4, 1, 6, 2}, {{12, 12, 2, 1}, {24, 3, 4, 1}});
+  expectOffsetsMatchDirect<2>({3, 2, 2}, {{8, 4, 2}, {4, 2, 1}});
+}
+
+TensorArg argOf(const std::vector<std::int64_t> &sizes, const std::vector<std::int64_t> &strides) {
+  TensorArg arg{};
+  arg.dtype = pl::kFloat;
+  arg.dim = static_cast<std::int32_t>(sizes.size());
+  for (std::size_t d = 0; d < sizes.size(); ++d) {
+    arg.sizes[d] = sizes[d];
+    arg.strides[d] = strides[d];
+  }
+  return arg;
+}
+
+// Every (output, reduced element) pair must address the input element whose
+// kept coordinates are the output's and whose reduced coordinates are r's
+// (both row-major over their dimensions), and the output where it belongs.
+void expectReduceOffsetsMatchDirect(const std::vector<std::int64_t> &sizes,
+                                    const std::vector<std::int64_t> &inStrides,
+                                    const std::vector<std::int64_t> &outStrides,
+                                    std::uint32_t reducedDims) {
+  std::vector<std::int64_t> outSizes = sizes;
+  for (std::size_t d = 0; d < sizes.size(); ++d)
+    if (reducedDims & (1u << d))
+      outSizes[d] = 1;
+  const ReduceLayout layout =
+      makeReduceLayout(argOf(outSizes, outStrides), argOf(sizes, inStrides), reducedDims);
+  std::int64_t numel = 1;
+  for (std::int64_t size : sizes)
+    numel *= size;
+  ASSERT_EQ(layout.numOutputs * layout.extent, numel);
+
+  std::int64_t seen = 0;
+  for (std::int64_t o = 0; o < layout.numOutputs; ++o) {
+    std::int64_t inBase, outOffset;
+    layout.outputOffsets(o, inBase, outOffset);
+    for (std::int64_t r = 0; r < layout.extent; ++r, ++seen) {
+      std::int64_t expectedIn = 0, expectedOut = 0, keptRest = o, reducedRest = r;
+      for (int d = static_cast<int>(sizes.size()) - 1; d >= 0; --d) {
+        const bool isReduced = reducedDims & (1u << d);
+        std::int64_t &rest = isReduced ? reducedRest : keptRest;
+        const std::int64_t index = rest % sizes[d];
+        rest /= sizes[d];
+        expectedIn += index * inStrides[d];
+        if (!isReduced)
+          expectedOut += index * outStrides[d];
+      }
+      ASSERT_EQ(inBase + layout.reducedOffset(r), expectedIn) << "o=" << o << " r=" << r;
+      ASSERT_EQ(outOffset, expectedOut) << "o=" << o;
+    }
+  }
+  EXPECT_EQ(seen, numel);
+}
+
+TEST(ReduceLayoutTest, MiddleDimensionOfContiguousInput) {
+  expectReduceOffsetsMatchDirect({3, 4, 5}, {20, 5, 1}, {5, 5, 1}, 0b010);
+}
+
+TEST(ReduceLayoutTest, OuterAndInnerDimensionsOfTransposedInput) {
+  expectReduceOffsetsMatchDirect({5, 4, 3}, {1, 5, 20}, {1, 1, 1}, 0b101);
+}
+
+TEST(ReduceLayoutTest, AllDimensionsGiveOneOutput) {
+  const std::vector<std::int64_t> sizes = {2, 3, 7};
+  expectReduceOffsetsMatchDirect(sizes, {21, 7, 1}, {1, 1, 1}, 0b111);
+  const ReduceLayout layout = makeReduceLayout(argOf({1, 1, 1}, {1, 1, 1}),
+                                               argOf(sizes, {21, 7, 1}), 0b111);
+  EXPECT_EQ(layout.numOutputs, 1);
+  EXPECT_EQ(layout.extent, 42);
+  EXPECT_EQ(layout.reduced.dim, 1) << "contiguous reduced dimensions merge";
+}
+
+TEST(ReduceLayoutTest, ArgMaxIndexIsThePositionAlongTheReducedDimension) {
+  // One reduced dimension: r is the index along it, as ArgMax reports.
+  const ReduceLayout layout =
+      makeReduceLayout(argOf({4, 1}, {1, 1}), argOf({4, 6}, {1, 4}), 0b10);
+  for (std::int64_t r = 0; r < 6; ++r)
+    EXPECT_EQ(layout.reducedOffset(r), r * 4);
+}
+
+TEST(ReduceLayoutTest, EmptyExtentHasOutputsButNothingToReduce) {
+  const ReduceLayout layout = makeReduceLayout(argOf({1, 3}, {3, 1}), argOf({0, 3}, {3, 1}), 0b01);
+  EXPECT_EQ(layout.numOutputs, 3);
+  EXPECT_EQ(layout.extent, 0);
+  EXPECT_TRUE(planReduction(layout.numOutputs, layout.extent).sequential);
+}
+
+TEST(ReducePlanTest, ShortExtentsRunOneThreadPerOutput) {
+  EXPECT_TRUE(planReduction(1000, 32).sequential);
+  EXPECT_FALSE(planReduction(1000, 33).sequential);
+}
+
+TEST(ReducePlanTest, ManyOutputsUseOneBlockEach) {
+  const ReducePlan plan = planReduction(100000, 5000);
+  EXPECT_FALSE(plan.sequential);
+  EXPECT_EQ(plan.splits, 1);
+  EXPECT_GE(plan.chunk, 5000);
+}
+
+TEST(ReducePlanTest, FewOutputsSplitIntoChunksThatCoverTheExtentWithoutEmptyOnes) {
+  for (std::int64_t outputs : {1, 3, 100, 2047}) {
+    for (std::int64_t extent : {std::int64_t{33}, std::int64_t{8193}, std::int64_t{1000000},
+                                std::int64_t{3000001}, std::int64_t{1} << 34}) {
+      const ReducePlan plan = planReduction(outputs, extent);
+      EXPECT_GE(plan.splits, 1);
+      EXPECT_LE(plan.splits, 65535);
+      EXPECT_LE(plan.splits * outputs, std::max<std::int64_t>(2048, outputs));
+      EXPECT_GE(plan.splits * plan.chunk, extent) << outputs << " x " << extent;
+      EXPECT_LT((plan.splits - 1) * plan.chunk, extent) << outputs << " x " << extent;
+    }
+  }
+  EXPECT_GT(planReduction(1, 3000001).splits, 100) << "one large output fills the GPU";
+}
+
+TEST(CachingAllocatorSizeClassTest, SmallRequestsRoundToHalfKilobytes) {
+  EXPECT_EQ(CachingAllocator::sizeClass(0), 512u);
+  EXPECT_EQ(CachingAllocator::sizeClass(1), 512u);
+  EXPECT_EQ(CachingAllocator::sizeClass(512), 512u);
+  EXPECT_EQ(CachingAllocator::sizeClass(513), 1024u);
+  EXPECT_EQ(CachingAllocator::sizeClass(std::size_t{1} << 20), std::size_t{1} << 20);
+}
+
+TEST(CachingAllocatorSizeClassTest, LargeRequestsWasteAtMostAnEighth) {
+  EXPECT_EQ(CachingAllocator::sizeClass(std::size_t{64} << 20), std::size_t{64} << 20);
+  EXPECT_EQ(CachingAllocator::sizeClass((std::size_t{1} << 20) + 1),
+            (std::size_t{1} << 20) + (std::size_t{1} << 17));
+  std::size_t previous = 0;
+  for (std::size_t bytes = (std::size_t{1} << 20) + 1; bytes < (std::size_t{1} << 34);
+       bytes = bytes * 5 / 4 + 3) {
+    const std::size_t size = CachingAllocator::sizeClass(bytes);
+    EXPECT_GE(size, bytes);
+    EXPECT_LE(size - bytes, bytes / 8) << bytes;
+    EXPECT_GE(size, previous);
+    EXPECT_EQ(CachingAllocator::sizeClass(size), size) << "a class maps to itself";
+    previous = size;
+  }
+}
+
+} // namespace

@@ -1,0 +1,444 @@
+#!/usr/bin/python3
+"""placelint's CI features on a small CMake project (test/tool/sample).
+
+Each test copies the sample to a fresh directory, configures it with CMake
+to get its compile_commands.json, and runs placelint from the copy's root
+(the source root). `// expect: RULE` comments in the sample mark the lines
+that must be reported; nothing else may be.
+
+Configuration comes from the environment (see CMakeLists.txt): PLACELINT,
+SAMPLE_INCLUDE_DIRS (separated by os.pathsep), SARIF_SCHEMA, RULES_DEF,
+CMAKE, CXX.
+"""
+
+import json
+import os
+import pty
+import re
+import shutil
+import subprocess
+import sys
+import tempfile
+import unittest
+
+import jsonschema
+import yaml
+
+HERE = os.path.dirname(os.path.abspath(__file__))
+SAMPLE = os.path.join(HERE, "sample")
+PLACELINT = os.environ.get("PLACELINT", "placelint")
+EXPECT = re.compile(r"// expect: (?P<rule>[a-z-]+)")
+PROGRESS = re.compile(r"\[\d+/\d+\] ")
+
+
+def catalogue():
+    """Rule ids and titles from rules.def, the one source of truth."""
+    rules = []
+    with open(os.environ["RULES_DEF"], encoding="utf-8") as table:
+        for line in table:
+            match = re.match(r'PL_RULE\(\w+, "([a-z-]+)", "([^"]*)", "([^"]*)"\)', line)
+            if match:
+                rules.append(match.groups())
+    return rules
+
+
+class SampleProject:
+    """A configured copy of the sample project in a temporary directory."""
+
+    def __init__(self, with_broken_file=False):
+        self.temp = tempfile.TemporaryDirectory(prefix="placelint-tool-")
+        self.root = os.path.join(self.temp.name, "sample")
+        shutil.copytree(SAMPLE, self.root)
+        self.build = os.path.join(self.root, "build")
+        subprocess.run([os.environ.get("CMAKE", "cmake"), "-S", self.root, "-B", self.build,
+                        "-DCMAKE_CXX_COMPILER=" + os.environ.get("CXX", "clang++-19"),
+                        "-DSAMPLE_INCLUDE_DIRS="
+                        + os.environ["SAMPLE_INCLUDE_DIRS"].replace(os.pathsep, ";"),
+                        "-DSAMPLE_WITH_BROKEN_FILE=" + ("ON" if with_broken_file else "OFF")],
+                       check=True, stdout=subprocess.DEVNULL)
+
+    def close(self):
+        self.temp.cleanup()
+
+    def path(self, relative):
+        return os.path.join(self.root, relative)
+
+    def read(self, relative):
+        with open(self.path(relative), encoding="utf-8") as source:
+            return source.read()
+
+    def write(self, relative, text):
+        with open(self.path(relative), "w", encoding="utf-8") as source:
+            source.write(text)
+
+    def run(self, *args, stderr=subprocess.PIPE):
+        return subprocess.run([PLACELINT, "-p", self.build] + list(args), cwd=self.root,
+                              stdout=subprocess.PIPE, stderr=stderr, text=True)
+
+    def expected(self):
+        """{(file, line, rule)} from the `// expect:` markers."""
+        found = set()
+        for folder in ("src", "include"):
+            for directory, _, files in os.walk(self.path(folder)):
+                for name in files:
+                    path = os.path.join(directory, name)
+                    relative = os.path.relpath(path, self.root)
+                    with open(path, encoding="utf-8") as source:
+                        for number, line in enumerate(source, 1):
+                            match = EXPECT.search(line)
+                            if match:
+                                found.add((relative, number, match.group("rule")))
+        return found
+
+    def units(self):
+        with open(os.path.join(self.build, "compile_commands.json"), encoding="utf-8") as db:
+            return json.load(db)
+
+
+def json_findings(document):
+    return {(f["location"]["file"], f["location"]["line"], f["rule"])
+            for f in document["findings"]}
+
+
+def sarif_findings(run):
+    found = set()
+    for result in run["results"]:
+        location = result["locations"][0]["physicalLocation"]
+        found.add((location["artifactLocation"]["uri"], location["region"]["startLine"],
+                   result["ruleId"]))
+    return found
+
+
+class ToolTest(unittest.TestCase):
+    with_broken_file = False
+
+    def setUp(self):
+        self.sample = SampleProject(self.with_broken_file)
+        self.addCleanup(self.sample.close)
+
+    def run_json(self, *args):
+        result = self.sample.run("--format=json", *args)
+        self.assertIn(result.returncode, (0, 1), result.stderr)
+        return json.loads(result.stdout)
+
+    def run_sarif(self, *args):
+        result = self.sample.run("--format=sarif", *args)
+        self.assertIn(result.returncode, (0, 1), result.stderr)
+        return json.loads(result.stdout)
+
+    def assert_valid_sarif(self, log):
+        with open(os.environ["SARIF_SCHEMA"], encoding="utf-8") as schema_file:
+            schema = json.load(schema_file)
+        errors = sorted(jsonschema.Draft4Validator(schema).iter_errors(log), key=str)
+        self.assertEqual([], [e.message + " at " + "/".join(map(str, e.path)) for e in errors])
+
+
+class TextOutput(ToolTest):
+    def test_reports_every_marked_line_once_in_clang_format(self):
+        result = self.sample.run("-j2")
+        self.assertEqual(1, result.returncode, result.stderr)
+        reported = set()
+        for line in result.stdout.splitlines():
+            match = re.match(r"^(/.*):(\d+):(\d+): warning: (.*) \[([a-z-]+)\]$", line)
+            if match:
+                relative = os.path.relpath(match.group(1), self.sample.root)
+                key = (relative, int(match.group(2)), match.group(5))
+                self.assertNotIn(key, reported, "reported twice: %s" % (key,))
+                reported.add(key)
+        self.assertEqual(self.sample.expected(), reported, result.stdout)
+        # Notes and the source line with a caret follow each warning.
+        self.assertRegex(result.stdout, r": note: ")
+        self.assertRegex(result.stdout, r"\n +\d+ \| .*\n +\| +\^")
+
+    def test_summary_counts_rules_and_files_and_no_progress_off_a_terminal(self):
+        result = self.sample.run()
+        expected = self.sample.expected()
+        last = result.stderr.strip().splitlines()[-1]
+        counts = {}
+        for _, _, rule in expected:
+            counts[rule] = counts.get(rule, 0) + 1
+        listed = ", ".join("%s: %d" % item for item in sorted(counts.items()))
+        self.assertEqual("placelint: %d finding%s (%s); %d files analysed, 0 failed"
+                         % (len(expected), "s" if len(expected) > 1 else "", listed,
+                            len(self.sample.units())), last)
+        self.assertNotRegex(result.stderr, PROGRESS)
+
+    def test_progress_line_on_a_terminal(self):
+        controller, terminal = pty.openpty()
+        try:
+            result = subprocess.run([PLACELINT, "-p", self.sample.build, "-j1"],
+                                    cwd=self.sample.root, stdout=subprocess.PIPE,
+                                    stderr=terminal, text=True)
+        finally:
+            os.close(terminal)
+        shown = b""
+        while True:
+            try:
+                chunk = os.read(controller, 65536)
+            except OSError:
+                break
+            if not chunk:
+                break
+            shown += chunk
+        os.close(controller)
+        self.assertEqual(1, result.returncode)
+        total = len(self.sample.units())
+        self.assertIn(("[%d/%d] src/" % (total, total)).encode(), shown)
+        self.assertNotRegex(result.stdout, PROGRESS)
+
+
+class JsonOutput(ToolTest):
+    def test_findings_fingerprints_and_summary(self):
+        document = self.run_json()
+        self.assertEqual(self.sample.expected(), json_findings(document))
+        fingerprints = [f["fingerprint"] for f in document["findings"]]
+        self.assertEqual(len(fingerprints), len(set(fingerprints)))
+        summary = document["summary"]
+        self.assertEqual(len(document["findings"]), summary["findings"])
+        self.assertEqual(len(self.sample.units()), summary["filesAnalysed"])
+        self.assertEqual(0, summary["filesFailed"])
+        self.assertEqual(sorted(os.path.relpath(u["file"], self.sample.root)
+                                for u in self.sample.units()), document["files"])
+
+    def test_output_file_instead_of_stdout(self):
+        report = self.sample.path("report.json")
+        result = self.sample.run("--format=json", "--output=" + report)
+        self.assertEqual(1, result.returncode)
+        self.assertEqual("", result.stdout)
+        with open(report, encoding="utf-8") as output:
+            self.assertEqual(self.sample.expected(), json_findings(json.load(output)))
+
+
+class SarifOutput(ToolTest):
+    def test_validates_against_the_sarif_schema(self):
+        self.assert_valid_sarif(self.run_sarif())
+
+    def test_rules_come_from_the_catalogue(self):
+        driver = self.run_sarif()["runs"][0]["tool"]["driver"]
+        self.assertEqual("placelint", driver["name"])
+        self.assertRegex(driver["version"], r"^\d+\.\d+\.\d+$")
+        rules = catalogue()
+        self.assertEqual([rule_id for rule_id, _, _ in rules], [r["id"] for r in driver["rules"]])
+        for (rule_id, title, summary), descriptor in zip(rules, driver["rules"]):
+            self.assertEqual(title, descriptor["shortDescription"]["text"])
+            self.assertEqual(summary, descriptor["fullDescription"]["text"])
+            self.assertIn(summary, descriptor["help"]["text"])
+            self.assertTrue(descriptor["helpUri"].endswith("docs/rules/%s.md" % rule_id))
+
+    def test_results_locations_notes_fixes_and_fingerprints(self):
+        run = self.run_sarif()["runs"][0]
+        self.assertEqual("file://" + self.sample.root + "/",
+                         run["originalUriBaseIds"]["%SRCROOT%"]["uri"])
+        self.assertEqual(self.sample.expected(), sarif_findings(run))
+        rule_ids = [r["id"] for r in run["tool"]["driver"]["rules"]]
+        for result in run["results"]:
+            self.assertEqual(result["ruleId"], rule_ids[result["ruleIndex"]])
+            artifact = result["locations"][0]["physicalLocation"]["artifactLocation"]
+            self.assertEqual("%SRCROOT%", artifact["uriBaseId"])
+            self.assertIn("placelint/v1", result["partialFingerprints"])
+            if result["ruleId"] == "placement-mixed-device":
+                self.assertTrue(result.get("relatedLocations"), result)
+                for related in result["relatedLocations"]:
+                    self.assertTrue(related["message"]["text"])
+                    self.assertIn("physicalLocation", related)
+        discarded = [r for r in run["results"] if r["ruleId"] == "placement-discarded-transfer"]
+        self.assertEqual(1, len(discarded))
+        (change,) = discarded[0]["fixes"][0]["artifactChanges"]
+        self.assertEqual("src/train.cpp", change["artifactLocation"]["uri"])
+        self.assertEqual("weights = ", change["replacements"][0]["insertedContent"]["text"])
+
+    def test_fingerprints_survive_an_unrelated_edit_above(self):
+        before = self.run_sarif()["runs"][0]["results"]
+        edited = ("src/train.cpp", "src/data.cpp", "include/sample/model.h")
+        for number, relative in enumerate(edited):
+            self.sample.write(relative, "// a comment\n\nstatic int unrelated%d = 1;\n" % number
+                              + self.sample.read(relative))
+        after = self.run_sarif()["runs"][0]["results"]
+
+        def fingerprints(results):
+            return sorted(r["partialFingerprints"]["placelint/v1"] for r in results)
+
+        def lines(results):
+            return sorted(r["locations"][0]["physicalLocation"]["region"]["startLine"]
+                          for r in results)
+
+        self.assertEqual(fingerprints(before), fingerprints(after))
+        self.assertEqual([line + 3 for line in lines(before)], lines(after))
+
+
+class Baseline(ToolTest):
+    def test_round_trip(self):
+        baseline = self.sample.path("placelint-baseline.json")
+        written = self.sample.run("--write-baseline=" + baseline)
+        self.assertEqual(1, written.returncode)
+        with open(baseline, encoding="utf-8") as recorded:
+            self.assertEqual(len(self.sample.expected()), len(json.load(recorded)["findings"]))
+
+        hidden = self.sample.run("--baseline=" + baseline, "--format=json")
+        self.assertEqual(0, hidden.returncode, hidden.stderr)
+        self.assertEqual([], json.loads(hidden.stdout)["findings"])
+        self.assertIn("%d hidden by the baseline" % len(self.sample.expected()), hidden.stderr)
+
+        # An unrelated edit shifts every old finding in data.cpp; a new bug
+        # appended to train.cpp must still show, and only it.
+        self.sample.write("src/data.cpp", "#include <string>\n\n// Reworked data loading.\n"
+                          + self.sample.read("src/data.cpp"))
+        self.sample.write("src/train.cpp", self.sample.read("src/train.cpp") + (
+            "\npl::Tensor lateBug(pl::Tensor t) {\n"
+            "  t.cpu();\n"
+            "  return t;\n"
+            "}\n"))
+        new_line = self.sample.read("src/train.cpp").splitlines().index("  t.cpu();") + 1
+        shown = self.sample.run("--baseline=" + baseline, "--format=json")
+        self.assertEqual(1, shown.returncode, shown.stderr)
+        self.assertEqual({("src/train.cpp", new_line, "placement-discarded-transfer")},
+                         json_findings(json.loads(shown.stdout)))
+
+    def test_unreadable_baseline_is_a_usage_error(self):
+        self.sample.write("bad-baseline.json", "{\"findings\": 3}")
+        result = self.sample.run("--baseline=bad-baseline.json")
+        self.assertEqual(2, result.returncode)
+        self.assertIn("not a placelint baseline", result.stderr)
+
+
+class Fixes(ToolTest):
+    def test_fix_applies_and_the_project_still_compiles(self):
+        result = self.sample.run("--fix")
+        self.assertEqual(1, result.returncode, result.stderr)
+        self.assertIn("applied 1 of 1 suggested fixes", result.stderr)
+        self.assertIn("  weights = weights.to(pl::kCUDA);", self.sample.read("src/train.cpp"))
+        for unit in self.sample.units():
+            command = unit["command"].split() + ["-fsyntax-only", "-Werror=unused-result"]
+            compiled = subprocess.run(command, cwd=unit["directory"], stdout=subprocess.PIPE,
+                                      stderr=subprocess.STDOUT, text=True)
+            self.assertEqual(0, compiled.returncode, compiled.stdout)
+        after = self.run_json()
+        remaining = {rule for _, _, rule in json_findings(after)}
+        self.assertNotIn("placement-discarded-transfer", remaining)
+
+    def test_export_fixes_writes_clang_tidy_yaml(self):
+        exported = self.sample.path("fixes.yaml")
+        result = self.sample.run("--export-fixes=" + exported)
+        self.assertEqual(1, result.returncode)
+        with open(exported, encoding="utf-8") as document:
+            fixes = yaml.safe_load(document)
+        names = sorted(d["DiagnosticName"] for d in fixes["Diagnostics"])
+        self.assertEqual(sorted(rule for _, _, rule in self.sample.expected()), names)
+        (discarded,) = [d for d in fixes["Diagnostics"]
+                        if d["DiagnosticName"] == "placement-discarded-transfer"]
+        (replacement,) = discarded["DiagnosticMessage"]["Replacements"]
+        self.assertEqual(self.sample.path("src/train.cpp"), replacement["FilePath"])
+        self.assertEqual("weights = ", replacement["ReplacementText"])
+        # Exporting does not touch the sources.
+        self.assertIn("  weights.to(pl::kCUDA);", self.sample.read("src/train.cpp"))
+
+
+class ExitCodes(ToolTest):
+    def test_no_findings_is_0(self):
+        result = self.sample.run("src/clean.cpp")
+        self.assertEqual(0, result.returncode, result.stderr)
+        self.assertTrue(result.stderr.strip().endswith("no findings; 1 file analysed, 0 failed"))
+
+    def test_findings_is_1(self):
+        self.assertEqual(1, self.sample.run("src/train.cpp").returncode)
+
+    def test_usage_and_tool_errors_are_2(self):
+        for args in (["--format=xml"], ["--shard=3/2"], ["src/no-such-dir"],
+                     ["--checks=-*"], ["--config={Checks: [unclosed"]):
+            result = self.sample.run(*args)
+            self.assertEqual(2, result.returncode, "%s: %s" % (args, result.stderr))
+            self.assertTrue(result.stderr.strip(), args)
+        missing = subprocess.run([PLACELINT, "-p", self.sample.path("no-build")],
+                                 cwd=self.sample.root, capture_output=True, text=True)
+        self.assertEqual(2, missing.returncode)
+        self.assertIn("compilation database", missing.stderr)
+
+
+class BrokenFile(ToolTest):
+    with_broken_file = True
+
+    def test_reported_and_the_run_goes_on(self):
+        result = self.sample.run("--format=sarif", "-j2")
+        self.assertEqual(2, result.returncode)
+        log = json.loads(result.stdout)
+        self.assert_valid_sarif(log)
+        run = log["runs"][0]
+        self.assertEqual(self.sample.expected(), sarif_findings(run))
+        invocation = run["invocations"][0]
+        self.assertFalse(invocation["executionSuccessful"])
+        (notification,) = invocation["toolExecutionNotifications"]
+        self.assertEqual("error", notification["level"])
+        self.assertIn("no_such_method", notification["message"]["text"])
+        where = notification["locations"][0]["physicalLocation"]
+        self.assertEqual("src/broken.cpp", where["artifactLocation"]["uri"])
+        self.assertEqual(5, where["region"]["startLine"])
+        self.assertTrue(result.stderr.strip().endswith(
+            "%d files analysed, 1 failed" % (len(self.sample.units()) - 1)))
+
+    def test_text_shows_the_compile_error(self):
+        result = self.sample.run()
+        self.assertEqual(2, result.returncode)
+        self.assertRegex(result.stdout, r"src/broken.cpp:5:16: error: no member named "
+                                        r"'no_such_method'")
+
+
+class Parallelism(ToolTest):
+    def test_j2_reports_the_same_as_j1(self):
+        one = self.run_json("-j1")
+        two = self.run_json("-j2")
+        self.assertEqual(one["findings"], two["findings"])
+        self.assertEqual(one["files"], two["files"])
+
+    def test_shards_cover_every_file_exactly_once(self):
+        everything = self.run_json()
+        covered = []
+        findings = set()
+        for index in range(1, 4):
+            shard = self.run_json("--shard=%d/3" % index)
+            covered += shard["files"]
+            findings |= json_findings(shard)
+        self.assertEqual(sorted(everything["files"]), sorted(covered))
+        self.assertEqual(json_findings(everything), findings)
+        again = self.run_json("--shard=2/3")
+        self.assertEqual(self.run_json("--shard=2/3")["files"], again["files"])
+
+    def test_merge_joins_shard_logs(self):
+        logs = []
+        for index in range(1, 3):
+            log = self.sample.path("shard-%d.sarif" % index)
+            result = self.sample.run("--format=sarif", "--output=" + log, "--shard=%d/2" % index)
+            self.assertIn(result.returncode, (0, 1), result.stderr)
+            logs.append(log)
+        merged = self.sample.path("merged.sarif")
+        result = subprocess.run([PLACELINT, "merge", merged] + logs, capture_output=True,
+                                text=True)
+        self.assertEqual(1, result.returncode, result.stderr)
+        with open(merged, encoding="utf-8") as output:
+            log = json.load(output)
+        self.assert_valid_sarif(log)
+        whole = self.run_sarif()["runs"][0]
+        self.assertEqual(sarif_findings(whole), sarif_findings(log["runs"][0]))
+        self.assertEqual(len(whole["results"]), len(log["runs"][0]["results"]))
+
+
+class Configuration(ToolTest):
+    def test_clang_tidy_file_in_the_tree_is_honoured(self):
+        self.sample.write(".clang-tidy", "Checks: '-placement-transfer-in-loop'\n")
+        rules = {rule for _, _, rule in json_findings(self.run_json())}
+        self.assertNotIn("placement-transfer-in-loop", rules)
+        self.assertIn("placement-mixed-device", rules)
+
+    def test_config_and_checks_on_the_command_line(self):
+        only = json_findings(self.run_json("--checks=-*,placement-discarded-transfer"))
+        self.assertEqual({"placement-discarded-transfer"}, {rule for _, _, rule in only})
+        configured = json_findings(self.run_json("--config={Checks: '-*,placement-mixed-device'}"))
+        self.assertEqual({"placement-mixed-device"}, {rule for _, _, rule in configured})
+
+    def test_header_filter_controls_header_findings(self):
+        without = json_findings(self.run_json("--header-filter=^$"))
+        self.assertFalse(any(path.startswith("include/") for path, _, _ in without))
+        self.assertTrue(any(path.startswith("include/") for path, _, _ in self.sample.expected()))
+
+
+if __name__ == "__main__":
+    unittest.main()
