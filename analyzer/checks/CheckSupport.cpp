@@ -35,9 +35,11 @@ void PlacementCheck::storeOptions(ClangTidyOptions::OptionMap &Opts) {
 }
 
 void PlacementCheck::registerMatchers(MatchFinder *Finder) {
-  // Lambdas are analysed with the function that contains them.
+  // Lambdas are analysed with the function that contains them. Template
+  // instantiations are analysed one by one (clang-tidy merges identical
+  // diagnostics); primary templates are skipped by the analysis.
   Finder->addMatcher(
-      functionDecl(isDefinition(), unless(isInstantiated()),
+      functionDecl(isDefinition(),
                    unless(cxxMethodDecl(ofClass(cxxRecordDecl(isLambda())))))
           .bind("function"),
       this);

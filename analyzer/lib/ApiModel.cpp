@@ -181,7 +181,7 @@ CallKind ApiModel::classifyFreeFunction(const FunctionDecl &Function) const {
       .Cases("cat", "stack", "concat", "hstack", "vstack", CallKind::ListOp)
       .Case("device", CallKind::OptionsDevice)
       .Cases("dtype", "layout", "requires_grad", CallKind::OptionsBuilder)
-      .Default(CallKind::Unmodelled);
+      .Default(CallKind::OtherApi);
 }
 
 CallKind ApiModel::classifyTensorMethod(llvm::StringRef Name) {

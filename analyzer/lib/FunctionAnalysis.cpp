@@ -35,14 +35,28 @@ ValueFact ValueFact::join(const ValueFact &Other) const {
   ValueFact Result;
   Result.Devices = Devices.join(Other.Devices);
   Result.Dim = analysis::join(Dim, Other.Dim);
-  // Either origin explains a device; keep the first for stable notes.
+  // Keep the first origin for stable notes, and the origin of each device.
   Result.From = From.Kind != OriginKind::None ? From : Other.From;
+  if (Devices == Other.Devices) {
+    Result.MemberOrigins = MemberOrigins;
+  } else if (Result.Devices.isKnown()) {
+    for (const AbstractDevice &D : Result.Devices.devices())
+      Result.MemberOrigins.push_back(
+          {D, llvm::is_contained(Devices.devices(), D) ? originOf(D) : Other.originOf(D)});
+  }
   Result.OptionsWithoutDevice = OptionsWithoutDevice && Other.OptionsWithoutDevice;
   if (TransferCall == Other.TransferCall && TransferSource == Other.TransferSource) {
     Result.TransferCall = TransferCall;
     Result.TransferSource = TransferSource;
   }
   return Result;
+}
+
+Origin ValueFact::originOf(const AbstractDevice &Device) const {
+  for (const auto &[Member, Where] : MemberOrigins)
+    if (Member == Device)
+      return Where;
+  return From;
 }
 
 namespace {
@@ -121,7 +135,7 @@ class FunctionAnalyzer {
 public:
   FunctionAnalyzer(DeviceAnalysis &Owner, const FunctionDecl &Function,
                    llvm::ArrayRef<ValueFact> Arguments, FindingsHandler *Handler,
-                   LoopFacts *Loops)
+                   LoopFacts &Loops)
       : Owner(Owner), Function(Function), Context(Owner.context()),
         Model(Owner.model()), Arguments(Arguments), Handler(Handler), Loops(Loops) {}
 
@@ -158,6 +172,10 @@ private:
   ValueFact applyModule(const Expr &Call, const Expr &ModuleExpr,
                         llvm::ArrayRef<const Expr *> Args);
   ValueFact summaryCall(const CallExpr &Call, const FunctionDecl &Callee);
+  // A callee may change what it gets by non-const reference, and a
+  // non-const member function of this may change every field.
+  void forgetReferenceArguments(const CallExpr &Call, const FunctionDecl &Callee);
+  void forgetFields();
   ValueFact resultOf(const Expr &Call, DeviceSet Devices, ZeroDim Dim) const;
 
   // Operations combining tensors.
@@ -178,7 +196,7 @@ private:
   const ApiModel &Model;
   llvm::ArrayRef<ValueFact> Arguments;
   FindingsHandler *Handler;
-  LoopFacts *Loops;
+  LoopFacts &Loops;
 
   std::unique_ptr<CFG> Graph;
   std::vector<std::optional<State>> BlockExit;
@@ -324,6 +342,8 @@ void FunctionAnalyzer::visitElement(const CFGElement &Element) {
 // Variables
 
 ValueFact FunctionAnalyzer::read(const ValueDecl &Decl, const Expr &Ref) {
+  if (Loops.isEscaped(Decl))
+    return ValueFact::unknown();
   auto It = Current.find(&Decl);
   if (It != Current.end())
     return It->second;
@@ -358,7 +378,7 @@ void FunctionAnalyzer::assign(const ValueDecl &Decl, ValueFact Fact, const Expr 
     Fact.Devices = DeviceSet::of(AbstractDevice::symbolic(&Decl));
   const Expr *Stripped = stripCopies(Source);
   if (Stripped && trackedDecl(Stripped))
-    Fact.From = {OriginKind::Assigned, At};
+    Fact.setOrigin({OriginKind::Assigned, At});
   Current[&Decl] = Fact;
 }
 
@@ -378,7 +398,7 @@ ValueFact FunctionAnalyzer::factOf(const Expr *E) {
 
 ValueFact FunctionAnalyzer::resultOf(const Expr &Call, DeviceSet Devices, ZeroDim Dim) const {
   ValueFact Fact{Devices, Dim};
-  Fact.From = {OriginKind::Assigned, Call.getExprLoc()};
+  Fact.setOrigin({OriginKind::Assigned, Call.getExprLoc()});
   return Fact;
 }
 
@@ -493,9 +513,9 @@ ValueFact FunctionAnalyzer::deviceFromArguments(llvm::ArrayRef<const Expr *> Arg
   case DeviceKind::Cpu:
     return Type;
   case DeviceKind::Cuda:
-    return ValueFact{DeviceSet::of(AbstractDevice::cuda(Index16)), Type.Dim, Type.From};
+    return ValueFact{DeviceSet::of(AbstractDevice::cuda(Index16))};
   case DeviceKind::Sim:
-    return ValueFact{DeviceSet::of(AbstractDevice::sim(Index16)), Type.Dim, Type.From};
+    return ValueFact{DeviceSet::of(AbstractDevice::sim(Index16))};
   case DeviceKind::Symbolic:
     break;
   }
@@ -620,11 +640,36 @@ ValueFact FunctionAnalyzer::evaluateMemberCall(const CXXMemberCallExpr &Call) {
   case ValueKind::Other:
     break;
   }
+  forgetReferenceArguments(Call, *Method);
+  if (isa<CXXThisExpr>(Object->IgnoreParenImpCasts()) && !Method->isConst())
+    forgetFields();
   if (Model.classify(Call.getType()) == ValueKind::Other)
     return ValueFact();
   if (!Method->isVirtual())
     return summaryCall(Call, *Method);
   return resultOf(Call, DeviceSet::unknown(), ZeroDim::Unknown);
+}
+
+void FunctionAnalyzer::forgetReferenceArguments(const CallExpr &Call,
+                                                const FunctionDecl &Callee) {
+  unsigned Count = std::min(Call.getNumArgs(), Callee.getNumParams());
+  for (unsigned I = 0; I < Count; ++I) {
+    QualType Param = Callee.getParamDecl(I)->getType();
+    if (!Param->isReferenceType() || Param.getNonReferenceType().isConstQualified())
+      continue;
+    if (const ValueDecl *Var = trackedDecl(stripCopies(Call.getArg(I))))
+      if (Model.classify(Var->getType()) != ValueKind::Other)
+        Current[Var] = ValueFact::unknown();
+  }
+}
+
+void FunctionAnalyzer::forgetFields() {
+  llvm::SmallVector<const ValueDecl *, 4> Fields;
+  for (const auto &[Decl, Fact] : Current)
+    if (isa<FieldDecl>(Decl))
+      Fields.push_back(Decl);
+  for (const ValueDecl *Field : Fields)
+    Current.erase(Field);
 }
 
 ValueFact FunctionAnalyzer::evaluateTensorMethod(const CXXMemberCallExpr &Call,
@@ -667,7 +712,10 @@ ValueFact FunctionAnalyzer::evaluateTensorMethod(const CXXMemberCallExpr &Call,
   case CallKind::DeviceOf:
   case CallKind::OptionsOf: {
     ValueFact Source = factOf(Object);
-    return ValueFact{Source.Devices, ZeroDim::Unknown, Source.From};
+    Source.Dim = ZeroDim::Unknown;
+    Source.TransferCall = nullptr;
+    Source.TransferSource = DeviceSet();
+    return Source;
   }
   case CallKind::SyncToHost: {
     if (!reporting())
@@ -733,7 +781,7 @@ ValueFact FunctionAnalyzer::evaluateTransfer(const CXXMemberCallExpr &Call, Stri
     return Same;
   }
   ValueFact Result{Target.Devices, Source.Dim};
-  Result.From = {OriginKind::Moved, Call.getExprLoc()};
+  Result.setOrigin({OriginKind::Moved, Call.getExprLoc()});
   Result.TransferCall = &Call;
   Result.TransferSource = Source.Devices;
   return Result;
@@ -755,7 +803,7 @@ ValueFact FunctionAnalyzer::evaluateModuleMethod(const CXXMemberCallExpr &Call,
     return ValueFact();
   if (const ValueDecl *Module = moduleDecl(Object)) {
     ValueFact Moved = deviceFromArguments(Args[0]);
-    Moved.From = {OriginKind::Moved, Call.getExprLoc()};
+    Moved.setOrigin({OriginKind::Moved, Call.getExprLoc()});
     Current[Module] = Moved;
   }
   return ValueFact();
@@ -806,6 +854,7 @@ ValueFact FunctionAnalyzer::evaluateCall(const CallExpr &Call) {
   CallKind Kind = Model.classifyFreeFunction(*Callee);
   if (Kind != CallKind::Unmodelled)
     return evaluateApiCall(Call, *Callee, Kind);
+  forgetReferenceArguments(Call, *Callee);
   if (!Tracked)
     return ValueFact();
   return summaryCall(Call, *Callee);
@@ -1006,8 +1055,8 @@ void FunctionAnalyzer::checkSameDevice(const Expr &Call, StringRef OpName,
     MixedDeviceFinding Finding;
     Finding.Call = &Call;
     Finding.OpName = OpName.str();
-    Finding.First = {First.E, First.Fact.Devices, First.Fact.From};
-    Finding.Second = {Second.E, Second.Fact.Devices, Second.Fact.From};
+    Finding.First = {First.E, First.Fact.Devices, First.Fact.originOf(FirstDevice)};
+    Finding.Second = {Second.E, Second.Fact.Devices, Second.Fact.originOf(SecondDevice)};
     Finding.FirstDevice = FirstDevice;
     Finding.SecondDevice = SecondDevice;
     if (Definite)
@@ -1049,10 +1098,10 @@ void FunctionAnalyzer::checkSameDevice(const Expr &Call, StringRef OpName,
 void FunctionAnalyzer::checkTransferInLoop(const CXXMemberCallExpr &Call,
                                            const ValueFact &Source,
                                            const DeviceSet &Target) {
-  if (!Loops || !Reported.insert(&Call).second)
+  if (!Reported.insert(&Call).second)
     return;
-  const Stmt *Loop = Loops->loopAround(Call);
-  if (!Loop || !Target.isKnown() || !Source.Devices.isKnown())
+  const Stmt *Loop = Loops.loopAround(Call);
+  if (!Loop || !Target.isKnown() || Source.Devices.isBottom())
     return;
   const Expr *Receiver = Call.getImplicitObjectArgument();
   std::optional<AbstractDevice> From = Source.Devices.single();
@@ -1062,11 +1111,14 @@ void FunctionAnalyzer::checkTransferInLoop(const CXXMemberCallExpr &Call,
 
   // Round trip: moved straight back to where the previous transfer, in this
   // loop, took it from.
-  if (!IsSync && Source.TransferCall && Loops->loopAround(*Source.TransferCall) == Loop &&
+  if (!IsSync && Source.TransferCall && Loops.loopAround(*Source.TransferCall) == Loop &&
       To && From) {
+    // Where it came from may be unknown (a loaded batch): moving it to a
+    // device and straight to the host is a round trip wherever it was.
     std::optional<AbstractDevice> Before = Source.TransferSource.single();
-    if (Before && compare(*Before, *To) == Agreement::Same &&
-        compare(*From, *To) != Agreement::Same) {
+    bool BackToSource = Source.TransferSource.isUnknown() ||
+                        (Before && compare(*Before, *To) == Agreement::Same);
+    if (BackToSource && compare(*From, *To) != Agreement::Same) {
       RoundTripFinding Finding;
       Finding.Call = &Call;
       Finding.Receiver = Receiver;
@@ -1083,10 +1135,10 @@ void FunctionAnalyzer::checkTransferInLoop(const CXXMemberCallExpr &Call,
   bool AlreadyThere = From && To && compare(*From, *To) == Agreement::Same;
   const auto *Ref = dyn_cast<DeclRefExpr>(stripCopies(Receiver));
   const auto *Var = Ref ? dyn_cast<VarDecl>(Ref->getDecl()) : nullptr;
-  if (!IsSync && !AlreadyThere && Var && !Loops->isDeclaredIn(*Var, *Loop) &&
-      !Loops->isChangedIn(*Var, *Loop) &&
+  if (!IsSync && !AlreadyThere && Var && !Loops.isDeclaredIn(*Var, *Loop) &&
+      !Loops.isChangedIn(*Var, *Loop) &&
       llvm::all_of(Call.arguments(),
-                   [&](const Expr *Arg) { return Loops->isInvariantIn(*Arg, *Loop); })) {
+                   [&](const Expr *Arg) { return Loops.isInvariantIn(*Arg, *Loop); })) {
     LoopTransferFinding Finding{&Call, Receiver, Loop, Target};
     Handler->onInvariantTransferInLoop(Finding);
     return;
@@ -1134,7 +1186,7 @@ bool DeviceAnalysis::analyze(const FunctionDecl &Function, FindingsHandler &Hand
   LoopFacts Loops(*Function.getBody(), Model, Context);
   if (!Loops.mentionsApi())
     return false;
-  FunctionAnalyzer Analyzer(*this, Function, {}, &Handler, &Loops);
+  FunctionAnalyzer Analyzer(*this, Function, {}, &Handler, Loops);
   if (!Analyzer.run(Observer))
     return false;
   for (const CXXMemberCallExpr *Call : Loops.discardedTransfers()) {
@@ -1175,8 +1227,8 @@ ValueFact DeviceAnalysis::summarize(const FunctionDecl &Function,
     return It->second;
 
   InProgress.insert(&Function);
-  FunctionAnalyzer Analyzer(*this, Function, Arguments, /*Handler=*/nullptr,
-                            /*Loops=*/nullptr);
+  LoopFacts Facts(*Function.getBody(), Model, Context);
+  FunctionAnalyzer Analyzer(*this, Function, Arguments, /*Handler=*/nullptr, Facts);
   std::optional<ValueFact> Result = Analyzer.run(nullptr);
   InProgress.erase(&Function);
   ValueFact Summary = Result ? *Result : ValueFact::unknown();
@@ -1187,7 +1239,7 @@ ValueFact DeviceAnalysis::summarize(const FunctionDecl &Function,
     return !D.isConcrete() && D.symbol() &&
            Function.Encloses(D.symbol()->getDeclContext());
   });
-  Summary.From = {};
+  Summary.setOrigin({});
   Summary.TransferCall = nullptr;
   Summary.TransferSource = DeviceSet();
   Summaries.emplace(std::move(Key), Summary);

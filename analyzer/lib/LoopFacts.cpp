@@ -46,6 +46,9 @@ public:
   // A lambda's body is a function of its own, analysed separately.
   bool TraverseLambdaExpr(LambdaExpr *Lambda) {
     Facts.Lambdas.push_back(Lambda);
+    for (const LambdaCapture &Capture : Lambda->captures())
+      if (Capture.capturesVariable() && Capture.getCaptureKind() == LCK_ByRef)
+        Facts.Escaped.insert(Capture.getCapturedVar());
     for (Expr *Init : Lambda->capture_inits())
       if (Init && !TraverseStmt(Init))
         return false;
@@ -61,6 +64,19 @@ public:
   bool VisitVarDecl(VarDecl *Var) {
     if (!Loops.empty())
       Facts.LoopOfDecl[Var] = Loops.back();
+    // `Tensor &alias = a;`: a changes whenever alias does.
+    QualType Type = Var->getType();
+    if (Type->isReferenceType() && !Type.getNonReferenceType().isConstQualified())
+      if (const auto *Ref = dyn_cast_or_null<DeclRefExpr>(
+              Var->getInit() ? Var->getInit()->IgnoreParenImpCasts() : nullptr))
+        Facts.Escaped.insert(Ref->getDecl());
+    return true;
+  }
+
+  bool VisitUnaryOperator(UnaryOperator *Op) {
+    if (Op->getOpcode() == UO_AddrOf)
+      if (const auto *Ref = dyn_cast<DeclRefExpr>(Op->getSubExpr()->IgnoreParenImpCasts()))
+        Facts.Escaped.insert(Ref->getDecl());
     return true;
   }
 

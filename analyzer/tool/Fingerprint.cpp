@@ -2,6 +2,7 @@
 
 #include "SourceFiles.h"
 
+#include "llvm/ADT/STLExtras.h"
 #include "llvm/ADT/StringExtras.h"
 #include "llvm/Support/xxhash.h"
 
@@ -94,8 +95,10 @@ void assignFingerprints(std::vector<Finding> &Findings, llvm::StringRef SourceRo
     Groups[llvm::xxh3_64bits(Key)].push_back(&F);
   }
   for (auto &[Hash, Group] : Groups) {
-    std::stable_sort(Group.begin(), Group.end(), [](const Finding *A, const Finding *B) {
-      return (A->Location ? A->Location->Offset : 0) < (B->Location ? B->Location->Offset : 0);
+    // Findings in one group differ in position or, at one position, in message.
+    llvm::sort(Group, [](const Finding *A, const Finding *B) {
+      return std::make_pair(A->Location ? A->Location->Offset : 0, llvm::StringRef(A->Message)) <
+             std::make_pair(B->Location ? B->Location->Offset : 0, llvm::StringRef(B->Message));
     });
     for (size_t Index = 0; Index < Group.size(); ++Index)
       Group[Index]->Fingerprint = llvm::utohexstr(Hash, /*LowerCase=*/true, /*Width=*/16) + ":" +

@@ -14,7 +14,7 @@ struct BenchCase {
   std::int64_t size;
 };
 
-// Pins the library to one thread and returns its cases.
+// Sets the library up for the run (libtorch: one thread) and returns its cases.
 std::vector<BenchCase> setUpPl();
 #if defined(PL_BENCH_HAVE_LIBTORCH)
 std::vector<BenchCase> setUpLibtorch();

@@ -11,7 +11,6 @@ struct BenchScope {};
 #define BENCH_NS pl
 #include "bench_cases.inc"
 
-std::vector<BenchCase> setUpPl() {
-  pl::set_num_threads(1);
-  return benchCases();
-}
+// pl has no thread-count setting yet; bench_main.cpp pins the whole process
+// to one CPU, which limits pl's pool as well.
+std::vector<BenchCase> setUpPl() { return benchCases(); }

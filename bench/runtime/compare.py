@@ -6,6 +6,10 @@ Benchmarks are named "<case>/pl" and "<case>/libtorch"; for each case this
 prints both times, the ratio pl/libtorch (lower is better for pl) and, where
 the case has a target, whether it was met. With --check, a missed target
 makes the exit status 1.
+
+Times are CPU time by default (bench_runtime measures the whole process, all
+threads), which stays meaningful on a busy machine; --time real uses wall
+time.
 """
 
 import argparse
@@ -34,8 +38,8 @@ def to_nanoseconds(value, unit):
     return value * {"ns": 1, "us": 1e3, "ms": 1e6, "s": 1e9}[unit]
 
 
-def collect(report):
-    """Maps (case, library) to real time in ns. With repetitions, takes the
+def collect(report, time_field):
+    """Maps (case, library) to time_field in ns. With repetitions, takes the
     median aggregate; otherwise the single run."""
     times, medians = {}, {}
     for entry in report.get("benchmarks", []):
@@ -43,7 +47,7 @@ def collect(report):
         case, _, library = name.rpartition("/")
         if library not in LIBRARIES or entry.get("error_occurred"):
             continue
-        time = to_nanoseconds(entry["real_time"], entry.get("time_unit", "ns"))
+        time = to_nanoseconds(entry[time_field], entry.get("time_unit", "ns"))
         if entry.get("run_type") == "aggregate":
             if entry.get("aggregate_name") == "median":
                 medians[(case, library)] = time
@@ -58,6 +62,8 @@ def main():
     parser.add_argument("json", nargs="?", help="benchmark JSON (default: stdin)")
     parser.add_argument("--check", action="store_true",
                         help="exit with status 1 when a target is missed")
+    parser.add_argument("--time", choices=("cpu", "real"), default="cpu",
+                        help="which time to compare (default: cpu)")
     args = parser.parse_args()
     try:
         if args.json:
@@ -68,12 +74,19 @@ def main():
     except (OSError, json.JSONDecodeError) as error:
         sys.exit(f"compare.py: cannot read benchmark JSON: {error}")
 
-    times = collect(report)
+    times = collect(report, f"{args.time}_time")
     cases = list(dict.fromkeys(case for case, _ in times))
     if not cases:
         sys.exit("compare.py: no '<case>/pl' or '<case>/libtorch' benchmarks in the input")
 
+    context = report.get("context", {})
+    setup = [f"{key}: {context[key]}" for key in ("process_affinity", "libtorch", "openblas_one_thread")
+             if key in context]
+    if setup:
+        print("Setup: " + "; ".join(setup) + "\n")
+
     missed = []
+    print(f"{args.time} time per iteration\n")
     print("| case | pl | libtorch | pl/libtorch | target | met |")
     print("|---|---:|---:|---:|---|---|")
     for case in cases:

@@ -18,9 +18,9 @@ namespace placelint::analysis::testing {
 
 using namespace clang;
 
-// A freestanding mock (no standard headers: the tests run without a clang
-// resource directory) of the part of the `pl` API the analysis models.
-const char *const PlMockHeader = R"cpp(
+// The few standard names the mocks use, freestanding: the tests run without
+// a clang resource directory, so no real standard header can be included.
+const char *const StdMockHeader = R"cpp(
 #pragma once
 namespace std {
 template <class E> class initializer_list {
@@ -43,6 +43,13 @@ public:
 };
 template <class T, class... A> shared_ptr<T> make_shared(A &&...);
 } // namespace std
+)cpp";
+
+// A freestanding mock (no standard headers: the tests run without a clang
+// resource directory) of the part of the `pl` API the analysis models.
+const char *const PlMockHeader = R"cpp(
+#pragma once
+#include "std_mock.h"
 namespace pl {
 using int64_t = long;
 enum class DeviceType : signed char { CPU, CUDA, Sim };
@@ -157,14 +164,7 @@ pl::Device pickDevice();
 // TensorOptions built implicitly from a Device.
 const char *const TorchMockHeader = R"cpp(
 #pragma once
-namespace std {
-template <class E> class initializer_list {
-  const E *First; unsigned long Size;
-  constexpr initializer_list(const E *F, unsigned long S) : First(F), Size(S) {}
-public:
-  constexpr initializer_list() : First(nullptr), Size(0) {}
-};
-} // namespace std
+#include "std_mock.h"
 namespace c10 {
 enum class DeviceType : signed char { CPU = 0, CUDA = 1, HIP = 6 };
 constexpr DeviceType kCPU = DeviceType::CPU;
@@ -302,7 +302,7 @@ AnalysisRun analyzeFunction(llvm::StringRef Code, llvm::StringRef FunctionName,
   std::unique_ptr<ASTUnit> Unit = tooling::buildASTFromCodeWithArgs(
       Code, {"-std=c++20", "-fsyntax-only", "-Wno-unused-value"}, "input.cc", "placelint-test",
       std::make_shared<PCHContainerOperations>(), tooling::getClangStripDependencyFileAdjuster(),
-      {{"pl.h", PlMockHeader}, {"torch.h", TorchMockHeader}});
+      {{"std_mock.h", StdMockHeader}, {"pl.h", PlMockHeader}, {"torch.h", TorchMockHeader}});
   if (!Unit) {
     ADD_FAILURE() << "could not parse the snippet";
     return Run;

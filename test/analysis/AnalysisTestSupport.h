@@ -31,7 +31,8 @@ struct AnalysisRun {
 AnalysisRun analyzeFunction(llvm::StringRef Code, llvm::StringRef FunctionName,
                             ApiProfile Profile = ApiProfile::Auto);
 
-// The mock headers, mapped as "pl.h" and "torch.h".
+// The mock headers, mapped as "std_mock.h", "pl.h" and "torch.h".
+extern const char *const StdMockHeader;
 extern const char *const PlMockHeader;
 extern const char *const TorchMockHeader;
 

@@ -232,18 +232,25 @@ TEST(TransferInLoopFindingsTest, RoundTripAndSync) {
   EXPECT_THAT(findings(R"cpp(
 void f(int n) {
   for (int i = 0; i < n; ++i) {
-    Tensor x = load();
+    Tensor x = randn({2});
     auto g = x.cuda();
     auto back = g.cpu();
     auto loss = (g * g).sum();
     auto value = loss.item();
     auto host = loss.to(kCPU);
   }
+  for (int i = 0; i < n; ++i) {
+    Tensor y = load();
+    auto g = y.cuda();
+    auto back = g.cpu();
+  }
 }
 )cpp"),
               ElementsAre("roundtrip L8 'g' back to cpu via cuda first L7 loop L5",
                           "sync L10 'loss' from cuda loop L5",
-                          "sync L11 'loss' from cuda loop L5"));
+                          "sync L11 'loss' from cuda loop L5",
+                          // Where y came from is unknown: not a round trip, but a sync.
+                          "sync L16 'g' from cuda loop L13"));
 }
 
 TEST(TransferInLoopFindingsTest, PrecedenceInvariantOverSync) {

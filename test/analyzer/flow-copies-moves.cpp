@@ -16,7 +16,7 @@ void copyKeepsTheDevice() {
   pl::Tensor g = pl::ones({2}, pl::kCUDA);
   consume(b + g);
   // CHECK-MESSAGES: :[[@LINE-1]]:13: warning: 'b' is on cpu but 'g' is on cuda in call to 'operator+' [placement-mixed-device]
-  // CHECK-MESSAGES: :[[@LINE-4]]:18: note: 'b' was assigned a tensor on cpu here
+  // CHECK-MESSAGES: :[[@LINE-4]]:14: note: 'b' was assigned a tensor on cpu here
   // CHECK-MESSAGES: :[[@LINE-4]]:18: note: 'g' was created on cuda here
 }
 
@@ -26,7 +26,7 @@ void moveKeepsTheDevice() {
   pl::Tensor c = pl::ones({2});
   consume(b + c);
   // CHECK-MESSAGES: :[[@LINE-1]]:13: warning: 'b' is on cuda but 'c' is on cpu in call to 'operator+' [placement-mixed-device]
-  // CHECK-MESSAGES: :[[@LINE-4]]:18: note: 'b' was assigned a tensor on cuda here
+  // CHECK-MESSAGES: :[[@LINE-4]]:14: note: 'b' was assigned a tensor on cuda here
   // CHECK-MESSAGES: :[[@LINE-4]]:18: note: 'c' was created on cpu here
 }
 

@@ -27,7 +27,7 @@ void deviceCarriedAcrossIterations(int n) {
   for (int i = 0; i < n; ++i) {
     consume(prev * g);
     // CHECK-MESSAGES: :[[@LINE-1]]:18: warning: 'prev' may be on cpu but 'g' is on cuda in call to 'operator*' [placement-mixed-device]
-    // CHECK-MESSAGES: :[[@LINE+2]]:12: note: 'prev' was assigned a tensor on cpu here
+    // CHECK-MESSAGES: :[[@LINE+2]]:10: note: 'prev' was assigned a tensor on cpu here
     // CHECK-MESSAGES: :[[@LINE-7]]:18: note: 'g' was created on cuda here
     prev = cur;
     cur = pl::ones({2});

@@ -1,7 +1,7 @@
 // RUN: %check_placement %s 'placement-*' %t -- -- %mock_includes
 //
-// NOLINT, NOLINTNEXTLINE and NOLINTBEGIN/END silence placement findings
-// like any clang-tidy check's; a NOLINT naming another check does not.
+// The NOLINT comments (same line, next line, begin/end) silence placement
+// findings like any clang-tidy check's; a NOLINT naming another check does not.
 #include <pl/pl.h>
 
 void consume(const pl::Tensor &t);

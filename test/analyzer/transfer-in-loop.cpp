@@ -136,6 +136,13 @@ void alreadyOnTheTarget(int steps) {
   }
 }
 
+// The source's device is unknown: it may already be on the target, and then
+// to() is no copy at all.
+void unknownSourceDevice(const pl::Tensor &input, int steps) {
+  for (int i = 0; i < steps; ++i)
+    consume(input.to(pl::kCUDA));
+}
+
 void transfersOutsideLoops(int steps) {
   pl::Tensor weights = pl::ones({4});
   pl::Tensor w = weights.to(pl::kCUDA);

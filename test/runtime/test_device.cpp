@@ -167,7 +167,8 @@ TEST(CudaRequests, OutOfRangeIndexNamesTheDeviceCount) {
 
 TEST(SimRequests, OutOfRangeIndexIsADeviceError) {
   const int line = __LINE__ + 1;
-  EXPECT_THROW_MESSAGE(pl::zeros({1}, Device("sim:2")), DeviceError,
+  const auto request = [] { return pl::zeros({1}, Device("sim:2")); };
+  EXPECT_THROW_MESSAGE(request(), DeviceError,
                        std::string("sim:2 requested at ") + __FILE__ + ":" + std::to_string(line) +
                            ", but there are only 2 sim devices (sim:0 to sim:1)");
   EXPECT_EQ(pl::sim::device_count(), 2);

@@ -173,9 +173,11 @@ TEST_P(Elementwise, InPlaceOpsWriteIntoSelfAndReturnIt) {
   EXPECT_EQ(values(a), (std::vector<double>{1, 4, 9, 4, 10, 18}));
   a.neg_().relu_();
   EXPECT_EQ(values(a), (std::vector<double>(6, 0.0)));
-  a.fill_(1).exp_().log_();
+  a.fill_(0).exp_();
   EXPECT_EQ(values(a), (std::vector<double>(6, 1.0)));
-  a.zero_();
+  a.log_();
+  EXPECT_EQ(values(a), (std::vector<double>(6, 0.0)));
+  a.fill_(5).zero_();
   EXPECT_EQ(values(a), (std::vector<double>(6, 0.0)));
 }
 
@@ -265,5 +267,26 @@ TEST_P(Elementwise, EmptyTensorsGiveEmptyResults) {
 
 INSTANTIATE_TEST_SUITE_P(Devices, Elementwise, ::testing::ValuesIn(pl_test::devices()),
                          pl_test::device_name);
+
+} // namespace
+
+namespace {
+
+TEST(Threads, SetNumThreadsLimitsTheKernelsAndKeepsResults) {
+  const int initial = pl::get_num_threads();
+  EXPECT_GE(initial, 1);
+  pl::set_num_threads(1);
+  EXPECT_EQ(pl::get_num_threads(), 1);
+  const std::int64_t n = 1 << 17;
+  const pl::Tensor a = pl::arange(n, pl::kDouble);
+  const auto doubled = pl_test::values(a + a);
+  EXPECT_EQ(doubled.back(), 2.0 * static_cast<double>(n - 1));
+  EXPECT_EQ(pl::matmul(pl::ones({4, 8}), pl::ones({8, 2})).sum().item<float>(), 64.0f);
+  pl::set_num_threads(1000);
+  EXPECT_EQ(pl::get_num_threads(), initial) << "never more than the pool has";
+  EXPECT_THROW_MESSAGE(pl::set_num_threads(0), pl::Error,
+                       "set_num_threads: expected a positive number of threads, but got 0");
+  pl::set_num_threads(initial);
+}
 
 } // namespace

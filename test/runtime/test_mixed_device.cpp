@@ -97,12 +97,19 @@ TEST_F(MixedDevice, OnlyZeroDimCpuTensorsJoin) {
       << "a 0-dim tensor on another accelerator is no exception";
 }
 
-TEST_F(MixedDevice, AtMostOneCpuScalarJoins) {
-  // linear has three operands: input, weight and bias.
+TEST_F(MixedDevice, LinearNamesInputWeightAndBias) {
   const pl::Tensor weight = pl::ones({2, 2}, Device("sim:0"));
   const pl::Tensor input = pl::ones({2}, Device("sim:0"));
-  const pl::Tensor bias = pl::ones({2});
-  EXPECT_THROW_MESSAGE(pl::linear(input, weight, bias), DeviceMismatchError,
+  EXPECT_THROW_MESSAGE(pl::linear(input, weight, pl::ones({2})), DeviceMismatchError,
+                       mismatch("linear", "input", "sim:0", "bias", "cpu"));
+  EXPECT_THROW_MESSAGE(pl::linear(pl::ones({2}), weight), DeviceMismatchError,
+                       mismatch("linear", "input", "cpu", "weight", "sim:0"));
+}
+
+TEST_F(MixedDevice, AtMostOneCpuScalarJoins) {
+  // linear has three operands; the devices are checked before the shapes.
+  const pl::Tensor input = pl::ones({2}, Device("sim:0"));
+  EXPECT_THROW_MESSAGE(pl::linear(input, pl::tensor(1.0), pl::tensor(1.0)), DeviceMismatchError,
                        mismatch("linear", "input", "sim:0", "bias", "cpu"));
 }
 

@@ -50,10 +50,12 @@ void manual_seed(std::uint64_t seed);
 // Wraps memory the caller owns (on options.device(), cpu by default) without
 // copying; the memory must outlive every view. `deleter` runs when the last
 // view goes away.
-Tensor from_blob(void *data, IntArrayRef sizes, TensorOptions options = {});
-Tensor from_blob(void *data, IntArrayRef sizes, IntArrayRef strides, TensorOptions options = {});
+Tensor from_blob(void *data, IntArrayRef sizes, TensorOptions options = {},
+                 SourceLocation loc = SourceLocation::current());
+Tensor from_blob(void *data, IntArrayRef sizes, IntArrayRef strides, TensorOptions options = {},
+                 SourceLocation loc = SourceLocation::current());
 Tensor from_blob(void *data, IntArrayRef sizes, std::function<void(void *)> deleter,
-                 TensorOptions options = {});
+                 TensorOptions options = {}, SourceLocation loc = SourceLocation::current());
 
 namespace detail {
 // Builds a 1-D (or 0-dim when `zero_dim`) tensor from host values of `type`.

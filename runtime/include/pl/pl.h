@@ -11,6 +11,7 @@
 #include <pl/nn.h>
 #include <pl/ops.h>
 #include <pl/ordered_dict.h>
+#include <pl/parallel.h>
 #include <pl/scalar.h>
 #include <pl/scalar_type.h>
 #include <pl/sim.h>

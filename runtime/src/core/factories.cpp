@@ -161,8 +161,8 @@ void manual_seed(std::uint64_t seed) {
 namespace {
 
 Tensor wrap_blob(void *data, IntArrayRef sizes, std::vector<std::int64_t> strides,
-                 std::function<void(void *)> deleter, TensorOptions options) {
-  const Device device = detail::resolve_device(options.device(), std::source_location::current());
+                 std::function<void(void *)> deleter, TensorOptions options, SourceLocation loc) {
+  const Device device = detail::resolve_device(options.device(), loc);
   PL_CHECK(sizes.size() <= static_cast<std::size_t>(backend::kMaxDims), ShapeError,
            "from_blob: tensors have at most ", backend::kMaxDims, " dimensions");
   PL_CHECK(strides.size() == sizes.size(), ShapeError, "from_blob: ", sizes.size(),
@@ -191,17 +191,19 @@ Tensor wrap_blob(void *data, IntArrayRef sizes, std::vector<std::int64_t> stride
 
 } // namespace
 
-Tensor from_blob(void *data, IntArrayRef sizes, TensorOptions options) {
-  return wrap_blob(data, sizes, detail::contiguous_strides(sizes), {}, options);
+Tensor from_blob(void *data, IntArrayRef sizes, TensorOptions options, SourceLocation loc) {
+  return wrap_blob(data, sizes, detail::contiguous_strides(sizes), {}, options, loc);
 }
 
-Tensor from_blob(void *data, IntArrayRef sizes, IntArrayRef strides, TensorOptions options) {
-  return wrap_blob(data, sizes, strides.vec(), {}, options);
+Tensor from_blob(void *data, IntArrayRef sizes, IntArrayRef strides, TensorOptions options,
+                 SourceLocation loc) {
+  return wrap_blob(data, sizes, strides.vec(), {}, options, loc);
 }
 
 Tensor from_blob(void *data, IntArrayRef sizes, std::function<void(void *)> deleter,
-                 TensorOptions options) {
-  return wrap_blob(data, sizes, detail::contiguous_strides(sizes), std::move(deleter), options);
+                 TensorOptions options, SourceLocation loc) {
+  return wrap_blob(data, sizes, detail::contiguous_strides(sizes), std::move(deleter), options,
+                   loc);
 }
 
 } // namespace pl

@@ -81,8 +81,9 @@ Tensor convert(std::string_view op, const Tensor &src, Device target, ScalarType
                bool non_blocking, bool copy, std::source_location loc);
 
 // ---- transfer guard hooks --------------------------------------------------------
-// A transfer of src to another device at loc (checked before the copy).
-void guard_transfer(std::string_view op, const TensorImpl &src, Device target,
+// A transfer of src to another device, converted to dtype, at loc
+// (checked before the copy).
+void guard_transfer(std::string_view op, const TensorImpl &src, Device target, ScalarType dtype,
                     std::source_location loc);
 
 // ---- promotion -------------------------------------------------------------------

@@ -65,8 +65,11 @@ Tensor make_view(const Tensor &base, std::vector<std::int64_t> sizes,
 backend::TensorArg kernel_arg(const TensorImpl &impl) {
   PL_ASSERT(impl.sizes.size() <= static_cast<std::size_t>(backend::kMaxDims));
   backend::TensorArg arg{};
-  arg.data = static_cast<char *>(impl.storage->data()) +
-             impl.storage_offset * static_cast<std::int64_t>(element_size(impl.dtype));
+  char *base = static_cast<char *>(impl.storage->data());
+  // An empty storage has no memory; views of it keep a null pointer.
+  arg.data = base == nullptr
+                 ? nullptr
+                 : base + impl.storage_offset * static_cast<std::int64_t>(element_size(impl.dtype));
   arg.dtype = impl.dtype;
   arg.dim = static_cast<std::int32_t>(impl.sizes.size());
   for (std::size_t d = 0; d < impl.sizes.size(); ++d) {
@@ -163,7 +166,7 @@ Tensor convert(std::string_view op, const Tensor &src, Device target, ScalarType
       return cast(src, dtype);
     return copy ? src.clone() : src;
   }
-  guard_transfer(op, impl, target, loc);
+  guard_transfer(op, impl, target, dtype, loc);
   // Convert on the side where the data is smaller.
   Tensor moving = element_size(dtype) < element_size(impl.dtype) ? cast(src, dtype) : src;
   moving = moving.contiguous();
@@ -213,7 +216,7 @@ void Tensor::read_item(void *dst, ScalarType as, SourceLocation loc) const {
            " elements cannot be converted to a scalar (sizes ", impl.sizes, ")");
   Tensor host = *this;
   if (!impl.device.is_cpu()) {
-    detail::guard_transfer("item", impl, Device(kCPU), loc);
+    detail::guard_transfer("item", impl, Device(kCPU), impl.dtype, loc);
     // One element, copied on its own.
     host = detail::make_tensor({}, impl.dtype, Device(kCPU));
     detail::backend_of(impl.device)

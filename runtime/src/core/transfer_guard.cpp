@@ -87,7 +87,7 @@ struct TransferRecord {
   std::uint32_t version = 0;
   std::int64_t storage_offset = 0;
   std::int64_t numel = 0;
-  ScalarType dtype = ScalarType::Float;
+  ScalarType dtype = ScalarType::Float; // of the result
   Device target = Device(kCPU);
 };
 
@@ -151,7 +151,7 @@ TransferGuard::~TransferGuard() { thread_state().scoped_level = previous_; }
 
 namespace detail {
 
-void guard_transfer(std::string_view op, const TensorImpl &src, Device target,
+void guard_transfer(std::string_view op, const TensorImpl &src, Device target, ScalarType dtype,
                     std::source_location loc) {
   const TransferGuardLevel level = transfer_guard_level();
   if (level == TransferGuardLevel::Allow) [[likely]]
@@ -159,7 +159,7 @@ void guard_transfer(std::string_view op, const TensorImpl &src, Device target,
   ThreadState &state = thread_state();
   const CallSite site{loc.file_name(), loc.line(), loc.column()};
   const TransferRecord record{src.storage->id(), src.storage->version(), src.storage_offset,
-                              src.numel,         src.dtype,              target};
+                              src.numel,         dtype,                  target};
 
   // (a) the same unchanged data copied to the same device again. item() is
   // a sync, not a copy one could hoist: it only counts towards (b).

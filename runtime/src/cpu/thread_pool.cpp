@@ -7,6 +7,11 @@
 #include <thread>
 #include <vector>
 
+#include <cblas.h>
+
+#include <pl/error.h>
+#include <pl/parallel.h>
+
 namespace pl::cpu {
 namespace {
 
@@ -102,9 +107,16 @@ ThreadPool &pool() {
   return instance;
 }
 
+// The limit set by pl::set_num_threads; 0 means all of the pool.
+std::atomic<int> thread_limit{0};
+
 } // namespace
 
-int parallel_threads() { return pool().threads(); }
+int parallel_threads() {
+  const int limit = thread_limit.load(std::memory_order_relaxed);
+  const int available = pool().threads();
+  return limit == 0 ? available : std::min(limit, available);
+}
 
 void parallel_for(std::int64_t begin, std::int64_t end, std::int64_t grain,
                   const std::function<void(std::int64_t, std::int64_t)> &fn) {
@@ -117,7 +129,7 @@ void parallel_for(std::int64_t begin, std::int64_t end, std::int64_t grain,
   }
   ThreadPool &threads = pool();
   const std::int64_t chunks =
-      std::min<std::int64_t>(threads.threads(), std::max<std::int64_t>(1, count / grain));
+      std::min<std::int64_t>(parallel_threads(), std::max<std::int64_t>(1, count / grain));
   if (chunks < 2) {
     fn(begin, end);
     return;
@@ -128,3 +140,15 @@ void parallel_for(std::int64_t begin, std::int64_t end, std::int64_t grain,
 }
 
 } // namespace pl::cpu
+
+namespace pl {
+
+void set_num_threads(int n) {
+  PL_CHECK(n >= 1, Error, "set_num_threads: expected a positive number of threads, but got ", n);
+  cpu::thread_limit.store(n, std::memory_order_relaxed);
+  openblas_set_num_threads(n);
+}
+
+int get_num_threads() { return cpu::parallel_threads(); }
+
+} // namespace pl

@@ -31,11 +31,12 @@ torch::Tensor step(const torch::Tensor &input, torch::Tensor &out) {
   loss.cpu();
   // CHECK-MESSAGES: :[[@LINE-1]]:8: warning: the result of 'cpu' is discarded; 'loss' is not moved in place [placement-discarded-transfer]
   // CHECK-FIXES: loss = loss.cpu();
+  torch::Tensor bias = torch::ones({2});
   for (int i = 0; i < 10; ++i) {
-    torch::Tensor batch = input.to(torch::kCUDA);
-    // CHECK-MESSAGES: :[[@LINE-1]]:33: warning: 'input' is moved to cuda on every iteration but does not change in the loop [placement-transfer-in-loop]
+    torch::Tensor b = bias.to(torch::kCUDA);
+    // CHECK-MESSAGES: :[[@LINE-1]]:28: warning: 'bias' is moved to cuda on every iteration but does not change in the loop [placement-transfer-in-loop]
     // CHECK-MESSAGES: :[[@LINE-3]]:3: note: hoist the transfer before this loop
-    loss += net(batch).sum() * torch::scalar_tensor(0.1);
+    loss += (net(input.to(torch::kCUDA)).sum() + b.sum()) * torch::scalar_tensor(0.1);
   }
   return loss;
 }

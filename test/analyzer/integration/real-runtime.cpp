@@ -36,6 +36,10 @@ pl::Tensor evaluate(const pl::Tensor &input) {
   // CHECK-MESSAGES: :[[@LINE-1]]:11: warning: the result of 'cuda' is discarded; 'weights' is not moved in place [placement-discarded-transfer]
   // CHECK-FIXES: weights = weights.cuda();
   return pl::matmul(x, weights);
+  // The discarded transfer left weights on the cpu: this matmul fails.
+  // CHECK-MESSAGES: :[[@LINE-2]]:10: warning: 'x' is on cuda but 'weights' is on cpu in call to 'matmul' [placement-mixed-device]
+  // CHECK-MESSAGES: :[[@LINE-7]]:24: note: 'x' was moved to cuda here
+  // CHECK-MESSAGES: :[[@LINE-9]]:24: note: 'weights' was created on cpu here
 }
 
 void mixes() {

@@ -54,7 +54,8 @@ const ProfileTable &profileTable(ApiProfile Profile);
 
 // The kinds of free functions and tensor methods the analysis knows.
 enum class CallKind {
-  Unmodelled,
+  Unmodelled,     // not part of the tensor API
+  OtherApi,       // a free function of the API the tables do not list
   Factory,        // zeros, ones, ...: a new tensor on the options' device
   FactoryLike,    // zeros_like(t, ...): on t's device unless options say
   ScalarFactory,  // scalar_tensor: a new 0-dim tensor
@@ -82,7 +83,7 @@ public:
   bool isTensor(clang::QualType Type) const {
     return classify(Type) == ValueKind::Tensor;
   }
-  // Free functions in an API namespace, by name.
+  // Free functions in an API namespace, by name (OtherApi when unlisted).
   CallKind classifyFreeFunction(const clang::FunctionDecl &Function) const;
   // Methods called on a tensor, by name.
   static CallKind classifyTensorMethod(llvm::StringRef Name);

@@ -10,6 +10,7 @@
 
 #include "llvm/ADT/STLFunctionalExtras.h"
 #include "llvm/ADT/SmallPtrSet.h"
+#include "llvm/ADT/SmallVector.h"
 
 #include <map>
 #include <string>
@@ -29,6 +30,9 @@ struct ValueFact {
   DeviceSet Devices;
   ZeroDim Dim = ZeroDim::Unknown;
   Origin From;
+  // After a merge, where each member of Devices came from (empty when From
+  // explains them all).
+  llvm::SmallVector<std::pair<AbstractDevice, Origin>, 2> MemberOrigins;
   // TensorOptions that name no device (the default device, cpu, applies).
   bool OptionsWithoutDevice = false;
   // When the value is the unchanged result of a transfer: that call, and the
@@ -38,6 +42,13 @@ struct ValueFact {
 
   static ValueFact unknown() { return ValueFact{DeviceSet::unknown()}; }
   ValueFact join(const ValueFact &Other) const;
+  // Where the value got Device, one of its members.
+  Origin originOf(const AbstractDevice &Device) const;
+  // Sets one origin for all members.
+  void setOrigin(Origin Where) {
+    From = Where;
+    MemberOrigins.clear();
+  }
   friend bool operator==(const ValueFact &, const ValueFact &) = default;
 };
 

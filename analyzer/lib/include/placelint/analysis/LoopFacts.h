@@ -1,12 +1,15 @@
 // Syntactic facts about one function body, gathered in one walk before the
 // flow analysis: whether it mentions the tensor API at all (if not, no CFG is
 // built), the innermost loop around each transfer, where variables are
-// declared, the lambdas in it, and the transfers whose result is discarded.
+// declared, which variables escape (address taken, bound to a non-const
+// reference, captured by reference), the lambdas in it, and the transfers
+// whose result is discarded.
 #pragma once
 
 #include "placelint/analysis/ApiModel.h"
 
 #include "llvm/ADT/DenseMap.h"
+#include "llvm/ADT/DenseSet.h"
 #include "llvm/ADT/SmallVector.h"
 
 #include <memory>
@@ -18,6 +21,7 @@ class Expr;
 class ExprMutationAnalyzer;
 class LambdaExpr;
 class Stmt;
+class ValueDecl;
 class VarDecl;
 } // namespace clang
 
@@ -29,6 +33,9 @@ public:
   ~LoopFacts();
 
   bool mentionsApi() const { return MentionsApi; }
+  // Whether Var may change behind the analysis's back, through a pointer or
+  // a reference to it.
+  bool isEscaped(const clang::ValueDecl &Var) const { return Escaped.contains(&Var); }
   // The innermost loop (for, while, do, range-for) around a tensor method
   // call, or null.
   const clang::Stmt *loopAround(const clang::Expr &Call) const;
@@ -56,6 +63,7 @@ private:
   llvm::DenseMap<const clang::Expr *, const clang::Stmt *> LoopOfCall;
   llvm::DenseMap<const clang::Stmt *, const clang::Stmt *> ParentLoop;
   llvm::DenseMap<const clang::VarDecl *, const clang::Stmt *> LoopOfDecl;
+  llvm::DenseSet<const clang::ValueDecl *> Escaped;
   llvm::SmallVector<const clang::CXXMemberCallExpr *, 4> DiscardedTransfers;
   llvm::SmallVector<const clang::LambdaExpr *, 2> Lambdas;
   llvm::DenseMap<const clang::Stmt *, std::unique_ptr<clang::ExprMutationAnalyzer>>

@@ -1,0 +1,25 @@
+// placement-create-then-move: a tensor made on the host only to be moved at once.
+//
+// The zeros are written into host memory, then copied to the device; a
+// factory given the device allocates and fills them there, with no copy.
+// The analyzer check for this rule is not written yet, and the runtime has
+// no mirror for it (the design makes one optional): the program runs clean
+// on both halves today. The copy it makes is visible in the sim transfer
+// counters, which it prints. On the cpu `to` returns the tensor itself.
+// parity: sim:0=report cpu=clean
+#include <iostream>
+
+#include "bug_main.h"
+
+void recurrent_state(const pl::Device &device) {
+  pl::nn::Linear cell(32, 32);
+  cell->to(device);
+  pl::Tensor state = pl::zeros({8, 32}).to(device); // expect: placement-create-then-move
+  for (int step = 0; step < 4; ++step)
+    state = cell(state).relu();
+  std::cout << "state " << state.sizes() << " on " << state.device() << "\n";
+  std::cout << "host-to-device copies: " << pl::sim::transfer_stats().host_to_device_copies
+            << "\n";
+}
+
+int main(int argc, char **argv) { return bugs::run_on_device(argc, argv, recurrent_state); }
