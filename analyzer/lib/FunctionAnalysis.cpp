@@ -1183,7 +1183,7 @@ bool DeviceAnalysis::analyze(const FunctionDecl &Function, FindingsHandler &Hand
                              FactObserver Observer) {
   if (!analyzable(Function, Context))
     return false;
-  LoopFacts Loops(*Function.getBody(), Model, Context);
+  LoopFacts Loops(*Function.getBody(), Model);
   if (!Loops.mentionsApi())
     return false;
   FunctionAnalyzer Analyzer(*this, Function, {}, &Handler, Loops);
@@ -1227,7 +1227,7 @@ ValueFact DeviceAnalysis::summarize(const FunctionDecl &Function,
     return It->second;
 
   InProgress.insert(&Function);
-  LoopFacts Facts(*Function.getBody(), Model, Context);
+  LoopFacts Facts(*Function.getBody(), Model);
   FunctionAnalyzer Analyzer(*this, Function, Arguments, /*Handler=*/nullptr, Facts);
   std::optional<ValueFact> Result = Analyzer.run(nullptr);
   InProgress.erase(&Function);

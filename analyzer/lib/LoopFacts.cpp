@@ -3,7 +3,6 @@
 #include "clang/AST/ASTContext.h"
 #include "clang/AST/ExprCXX.h"
 #include "clang/AST/RecursiveASTVisitor.h"
-#include "clang/Analysis/Analyses/ExprMutationAnalyzer.h"
 
 namespace placelint::analysis {
 
@@ -139,8 +138,7 @@ private:
   llvm::SmallVector<const Stmt *, 4> Loops;
 };
 
-LoopFacts::LoopFacts(const Stmt &Body, const ApiModel &Model, ASTContext &Context)
-    : Model(Model), Context(Context) {
+LoopFacts::LoopFacts(const Stmt &Body, const ApiModel &Model) : Model(Model) {
   Collector(*this).TraverseStmt(const_cast<Stmt *>(&Body));
 }
 
@@ -159,23 +157,57 @@ bool LoopFacts::isDeclaredIn(const VarDecl &Var, const Stmt &Loop) const {
 
 namespace {
 
-// In-place tensor operations mutate through a const handle in libtorch
-// (`add_` is a const member), which ExprMutationAnalyzer cannot see.
-class InPlaceUseFinder : public RecursiveASTVisitor<InPlaceUseFinder> {
+// Finds a change of one variable inside a loop: an assignment, ++/--, an
+// in-place tensor operation (`add_`, which libtorch declares const), a move
+// from it, or passing it by non-const reference to code outside the tensor
+// API (the API never changes a Device or a tensor handle it is given).
+class ChangeFinder : public RecursiveASTVisitor<ChangeFinder> {
 public:
-  InPlaceUseFinder(const VarDecl &Var, const ApiModel &Model) : Var(Var), Model(Model) {}
+  ChangeFinder(const VarDecl &Var, const ApiModel &Model) : Var(Var), Model(Model) {}
 
-  bool VisitCXXMemberCallExpr(CXXMemberCallExpr *Call) {
-    const CXXMethodDecl *Method = Call->getMethodDecl();
-    if (Method && Method->getIdentifier() && Method->getName().ends_with("_") &&
-        refersToVar(Call->getImplicitObjectArgument()))
+  bool VisitBinaryOperator(BinaryOperator *Op) {
+    if (Op->isAssignmentOp() && refersToVar(Op->getLHS()))
+      Found = true;
+    return !Found;
+  }
+  bool VisitUnaryOperator(UnaryOperator *Op) {
+    if (Op->isIncrementDecrementOp() && refersToVar(Op->getSubExpr()))
       Found = true;
     return !Found;
   }
   bool VisitCXXOperatorCallExpr(CXXOperatorCallExpr *Op) {
-    if (Op->isAssignmentOp() && Op->getNumArgs() == 2 && refersToVar(Op->getArg(0)) &&
-        Model.isTensor(Op->getArg(0)->getType()))
+    if (Op->isAssignmentOp() && Op->getNumArgs() >= 1 && refersToVar(Op->getArg(0)))
       Found = true;
+    return !Found;
+  }
+  bool VisitCXXMemberCallExpr(CXXMemberCallExpr *Call) {
+    const CXXMethodDecl *Method = Call->getMethodDecl();
+    if (Method && refersToVar(Call->getImplicitObjectArgument()) &&
+        ((Method->getIdentifier() && Method->getName().ends_with("_")) ||
+         (!Method->isConst() && !isApiClass(Method->getParent()))))
+      Found = true;
+    return !Found;
+  }
+  bool VisitCallExpr(CallExpr *Call) {
+    const FunctionDecl *Callee = Call->getDirectCallee();
+    if (!Callee)
+      return true;
+    if (Callee->isInStdNamespace() && Callee->getIdentifier() &&
+        Callee->getName() == "move" && Call->getNumArgs() == 1 &&
+        refersToVar(Call->getArg(0))) {
+      Found = true;
+      return false;
+    }
+    if (isApiFunction(*Callee))
+      return true;
+    unsigned ArgOffset = isa<CXXOperatorCallExpr>(Call) && isa<CXXMethodDecl>(Callee) ? 1 : 0;
+    checkArguments(*Callee, llvm::ArrayRef(Call->getArgs(), Call->getNumArgs()).drop_front(ArgOffset));
+    return !Found;
+  }
+  bool VisitCXXConstructExpr(CXXConstructExpr *Construct) {
+    const CXXConstructorDecl *Ctor = Construct->getConstructor();
+    if (Ctor && !isApiClass(Ctor->getParent()))
+      checkArguments(*Ctor, llvm::ArrayRef(Construct->getArgs(), Construct->getNumArgs()));
     return !Found;
   }
 
@@ -186,6 +218,23 @@ private:
     const auto *Ref = dyn_cast_or_null<DeclRefExpr>(E ? E->IgnoreParenImpCasts() : nullptr);
     return Ref && Ref->getDecl() == &Var;
   }
+  bool isApiClass(const CXXRecordDecl *Record) const {
+    return Record && Model.classify(QualType(Record->getTypeForDecl(), 0)) != ValueKind::Other;
+  }
+  bool isApiFunction(const FunctionDecl &Callee) const {
+    if (Model.classifyFreeFunction(Callee) != CallKind::Unmodelled)
+      return true;
+    const auto *Method = dyn_cast<CXXMethodDecl>(&Callee);
+    return Method && isApiClass(Method->getParent());
+  }
+  void checkArguments(const FunctionDecl &Callee, llvm::ArrayRef<Expr *> Args) {
+    for (unsigned I = 0; I < Args.size() && I < Callee.getNumParams(); ++I) {
+      QualType Param = Callee.getParamDecl(I)->getType();
+      if (Param->isReferenceType() && !Param.getNonReferenceType().isConstQualified() &&
+          refersToVar(Args[I]))
+        Found = true;
+    }
+  }
 
   const VarDecl &Var;
   const ApiModel &Model;
@@ -194,14 +243,15 @@ private:
 } // namespace
 
 bool LoopFacts::isChangedIn(const VarDecl &Var, const Stmt &Loop) {
-  InPlaceUseFinder Finder(Var, Model);
-  Finder.TraverseStmt(const_cast<Stmt *>(&Loop));
-  if (Finder.Found)
+  if (Escaped.contains(&Var))
     return true;
-  std::unique_ptr<ExprMutationAnalyzer> &Analyzer = Mutation[&Loop];
-  if (!Analyzer)
-    Analyzer = std::make_unique<ExprMutationAnalyzer>(Loop, Context);
-  return Analyzer->isMutated(&Var);
+  auto [It, Inserted] = Changed.try_emplace({&Var, &Loop}, false);
+  if (Inserted) {
+    ChangeFinder Finder(Var, Model);
+    Finder.TraverseStmt(const_cast<Stmt *>(&Loop));
+    It->second = Finder.Found;
+  }
+  return It->second;
 }
 
 namespace {

@@ -14,7 +14,7 @@ struct BenchCase {
   std::int64_t size;
 };
 
-// Sets the library up for the run (libtorch: one thread) and returns its cases.
+// Pins the library to one thread and returns its cases.
 std::vector<BenchCase> setUpPl();
 #if defined(PL_BENCH_HAVE_LIBTORCH)
 std::vector<BenchCase> setUpLibtorch();

@@ -11,6 +11,7 @@ struct BenchScope {};
 #define BENCH_NS pl
 #include "bench_cases.inc"
 
-// pl has no thread-count setting yet; bench_main.cpp pins the whole process
-// to one CPU, which limits pl's pool as well.
-std::vector<BenchCase> setUpPl() { return benchCases(); }
+std::vector<BenchCase> setUpPl() {
+  pl::set_num_threads(1);
+  return benchCases();
+}

@@ -43,10 +43,13 @@ def collect(report, time_field):
     median aggregate; otherwise the single run."""
     times, medians = {}, {}
     for entry in report.get("benchmarks", []):
-        name = entry.get("run_name", entry["name"])
-        case, _, library = name.rpartition("/")
-        if library not in LIBRARIES or entry.get("error_occurred"):
+        # "<case>/<library>", then any suffixes Google Benchmark adds
+        # ("/process_time").
+        parts = entry.get("run_name", entry["name"]).split("/")
+        at = next((i for i, part in enumerate(parts) if part in LIBRARIES), None)
+        if at is None or at == 0 or entry.get("error_occurred"):
             continue
+        case, library = "/".join(parts[:at]), parts[at]
         time = to_nanoseconds(entry[time_field], entry.get("time_unit", "ns"))
         if entry.get("run_type") == "aggregate":
             if entry.get("aggregate_name") == "median":
@@ -80,7 +83,7 @@ def main():
         sys.exit("compare.py: no '<case>/pl' or '<case>/libtorch' benchmarks in the input")
 
     context = report.get("context", {})
-    setup = [f"{key}: {context[key]}" for key in ("process_affinity", "libtorch", "openblas_one_thread")
+    setup = [f"{key}: {context[key]}" for key in ("pl", "libtorch", "openblas_one_thread")
              if key in context]
     if setup:
         print("Setup: " + "; ".join(setup) + "\n")

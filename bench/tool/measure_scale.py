@@ -28,6 +28,12 @@ def wall_seconds(text):
     return seconds
 
 
+def cpu_seconds(text):
+    user = float(re.search(r"User time \(seconds\): (\S+)", text).group(1))
+    system = float(re.search(r"System time \(seconds\): (\S+)", text).group(1))
+    return user + system
+
+
 def peak_mib(text):
     kib = int(re.search(r"Maximum resident set size \(kbytes\): (\d+)", text).group(1))
     return kib / 1024.0
@@ -44,6 +50,7 @@ def measure(placelint, tree, jobs):
     with open(report, encoding="utf-8") as output:
         document = json.load(output)
     return {"jobs": jobs, "seconds": wall_seconds(process.stderr),
+            "cpu": cpu_seconds(process.stderr),
             "peak_mib": peak_mib(process.stderr), "document": document}
 
 
@@ -63,6 +70,7 @@ def main():
         generate += ["--include", include]
     subprocess.run(generate, check=True)
 
+    load = " ".join("%.2f" % value for value in os.getloadavg())
     runs = [measure(options.placelint, work, jobs) for jobs in (1, 2)]
     one, two = runs
     if one["document"]["findings"] != two["document"]["findings"]:
@@ -72,14 +80,16 @@ def main():
         sys.exit("%d units failed to compile; fix the generator" % summary["filesFailed"])
 
     units = summary["filesAnalysed"]
-    print("| jobs | files | findings | wall time (s) | files/s | peak RSS of one process (MiB) |")
-    print("|---:|---:|---:|---:|---:|---:|")
+    print("| jobs | files | findings | wall time (s) | files/s | CPU s/file "
+          "| peak RSS of one process (MiB) |")
+    print("|---:|---:|---:|---:|---:|---:|---:|")
     for run in runs:
-        print("| %d | %d | %d | %.1f | %.2f | %.0f |"
+        print("| %d | %d | %d | %.1f | %.2f | %.2f | %.0f |"
               % (run["jobs"], units, run["document"]["summary"]["findings"], run["seconds"],
-                 units / run["seconds"], run["peak_mib"]))
+                 units / run["seconds"], run["cpu"] / units, run["peak_mib"]))
     print()
-    print("speed-up from 1 to 2 jobs: %.2f" % (one["seconds"] / two["seconds"]))
+    print("speed-up from 1 to 2 jobs: %.2f (load average before the runs: %s)"
+          % (one["seconds"] / two["seconds"], load))
 
 
 if __name__ == "__main__":

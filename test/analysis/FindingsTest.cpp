@@ -100,6 +100,71 @@ void f() {
               ElementsAre("mixed L7 's'@cpu(assigned L6) 'g'@cuda(moved L5) in operator+="));
 }
 
+TEST(MixedDeviceFindingsTest, MayNotesNameTheOriginOfTheStatedDevice) {
+  EXPECT_THAT(findings(R"cpp(
+void f(int k) {
+  Tensor x = zeros({2});
+  switch (k) {
+  case 0: x = ones({2}); break;
+  default: x = ones({2}).to("cuda:0"); break;
+  }
+  Tensor g = zeros({2}).to("cuda:0");
+  auto y = g + x;
+}
+)cpp"),
+              ElementsAre("may L11 'x'@cpu(created L7) 'g'@cuda:0(moved L10) in operator+"));
+}
+
+TEST(MixedDeviceFindingsTest, EscapedAndPassedByReferenceBecomeUnknown) {
+  EXPECT_THAT(findings(R"cpp(
+void swapIn(Tensor &a, Tensor &b);
+void f() {
+  Tensor g = zeros({2}).cuda();
+  Tensor a = zeros({2});
+  fill(a);
+  auto s1 = a + g;
+  Tensor b = zeros({2});
+  Tensor &alias = b;
+  alias = alias.cuda();
+  auto s2 = b + g;
+  Tensor c = zeros({2});
+  Tensor *p = &c;
+  auto s3 = c + g;
+  Tensor d = zeros({2});
+  auto capture = [&d]() { d = d.cuda(); };
+  capture();
+  auto s4 = d + g;
+  Tensor e = zeros({2});
+  Tensor g2 = zeros({2}).cuda();
+  swapIn(e, g2);
+  auto s5 = e + g;
+  Tensor h = zeros({2});
+  use(h);
+  auto s6 = h + g;
+}
+)cpp"),
+              ElementsAre("mixed L27 'h'@cpu(created L25) 'g'@cuda(moved L6) in operator+"));
+}
+
+TEST(MixedDeviceFindingsTest, NonConstMemberCallsForgetFields) {
+  EXPECT_THAT(findings(R"cpp(
+struct Model {
+  Tensor w;
+  void moveWeights();
+  void inspect() const;
+  Tensor run() {
+    w = zeros({2});
+    inspect();
+    auto a = w + zeros({2}).cuda();
+    moveWeights();
+    return w + zeros({2}).cuda();
+  }
+};
+)cpp", "run"),
+              ElementsAre("mixed L11 'w'@cpu(created L9) 'zeros({2}).cuda()'@cuda(moved L11) "
+                          "in operator+"));
+}
+
 TEST(MixedDeviceFindingsTest, ListsAndModules) {
   EXPECT_THAT(findings(R"cpp(
 void f() {
@@ -249,8 +314,8 @@ void f(int n) {
               ElementsAre("roundtrip L8 'g' back to cpu via cuda first L7 loop L5",
                           "sync L10 'loss' from cuda loop L5",
                           "sync L11 'loss' from cuda loop L5",
-                          // Where y came from is unknown: not a round trip, but a sync.
-                          "sync L16 'g' from cuda loop L13"));
+                          // Where y came from is unknown: still to cuda and straight back.
+                          "roundtrip L16 'g' back to cpu via cuda first L15 loop L13"));
 }
 
 TEST(TransferInLoopFindingsTest, PrecedenceInvariantOverSync) {

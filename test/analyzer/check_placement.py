@@ -18,7 +18,14 @@ copy with -fix (unless --no-fix), and then:
   FileCheck, and any diagnostic that no CHECK line matched fails the test
   (-implicit-check-not for warnings, errors AND notes: notes are pinned too).
 * CHECK-FIXES[-SUFFIX]: the fixed copy is checked with --match-full-lines.
-* A file with neither prefix must produce no diagnostic at all.
+* Without CHECK-MESSAGES lines for the selected suffixes, the run must
+  produce no diagnostic at all.
+
+-check-file=FILE takes the CHECK lines from FILE instead of the input (to
+run on a source the test cannot annotate, such as an example program).
+
+--no-fix leaves fix-its unapplied (for runs whose findings may land in
+headers outside the temporary copy, e.g. with -header-filter=.*).
 
 --crash-only replaces the checks above by: the tool exits with 0 (or with 1
 when --expect-compile-errors is given, and then an `error:` line must be
@@ -74,6 +81,8 @@ class Prefixes:
 
 
 class CheckRunner:
+    """One run of one mode over a fresh copy of the input."""
+
     def __init__(self, options: argparse.Namespace, mode: str, tidy_args: List[str],
                  clang_args: List[str]) -> None:
         self.options = options
@@ -138,7 +147,7 @@ class CheckRunner:
         with open(messages_file, "w", encoding="utf-8") as out:
             out.write(diagnostics)
         if prefixes.fixes:
-            filecheck(self.options.filecheck, self.options.input_file_name, self.copy,
+            filecheck(self.options.filecheck, self.options.check_file, self.copy,
                       ["--check-prefixes=" + ",".join(prefixes.fixes), "--match-full-lines"])
         if not prefixes.messages:
             # Nothing pinned: any diagnostic at all is unexpected.
@@ -146,7 +155,7 @@ class CheckRunner:
                 raise TestFailure("%s mode: no diagnostics were expected, but found:\n%s"
                                   % (self.mode, diagnostics))
             return
-        filecheck(self.options.filecheck, self.options.input_file_name, messages_file,
+        filecheck(self.options.filecheck, self.options.check_file, messages_file,
                   ["--check-prefixes=" + ",".join(prefixes.messages), "--dump-input=fail",
                    "--implicit-check-not={{warning|error|note}}:"])
 
@@ -181,6 +190,8 @@ def parse_arguments() -> Tuple[argparse.Namespace, List[str], List[str]]:
     parser.add_argument("-check-suffix", "-check-suffixes", dest="check_suffixes", default=[""],
                         type=lambda value: value.split(","),
                         help="comma-separated FileCheck prefix suffixes")
+    parser.add_argument("-check-file", dest="check_file",
+                        help="the file holding the CHECK lines (default: the input)")
     parser.add_argument("--no-fix", action="store_true",
                         help="do not apply fix-its (for runs whose diagnostics may land in "
                              "headers outside the temporary copy)")
@@ -210,7 +221,12 @@ def main() -> int:
     options, tidy_args, clang_args = parse_arguments()
     with open(options.input_file_name, encoding="utf-8") as source:
         text = source.read()
-    prefixes = Prefixes(text, options.check_suffixes)
+    if options.check_file:
+        with open(options.check_file, encoding="utf-8") as checks:
+            prefixes = Prefixes(checks.read(), options.check_suffixes)
+    else:
+        options.check_file = options.input_file_name
+        prefixes = Prefixes(text, options.check_suffixes)
     if prefixes.fixes and (options.no_fix or options.crash_only):
         sys.exit("CHECK-FIXES cannot be verified with --no-fix or --crash-only")
     modes = MODES if options.mode == "both" else (options.mode,)

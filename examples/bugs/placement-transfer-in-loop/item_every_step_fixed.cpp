@@ -12,7 +12,8 @@ void train_loss() {
   pl::Tensor total = pl::zeros({}, device);
   for (int step = 0; step < 150; ++step) {
     const pl::Tensor batch = bugs::load_batch(8, 4).to(device);
-    total += model(batch).mean();
+    const pl::Tensor output = model(batch);
+    total += (output * output).mean();
   }
   std::cout << "mean loss " << total.item<float>() / 150 << "\n";
 }

@@ -19,8 +19,6 @@ namespace pl::cuda::detail {
 struct CachingAllocatorStats {
   std::size_t allocatedBytes = 0; // held by tensors now (rounded sizes)
   std::size_t reservedBytes = 0;  // obtained from cudaMalloc and not yet freed
-  std::size_t cudaMallocCalls = 0;
-  std::size_t cacheHits = 0;
 };
 
 class CachingAllocator {

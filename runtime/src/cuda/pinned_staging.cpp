@@ -79,11 +79,6 @@ void PinnedStagingPool::emptyCache() {
   idle_.clear();
 }
 
-std::size_t PinnedStagingPool::buffersInFlight() const {
-  std::lock_guard lock(mutex_);
-  return inFlight_.size();
-}
-
 PinnedStagingPool &pinnedStagingPool() {
   static PinnedStagingPool *const pool = new PinnedStagingPool();
   return *pool;

@@ -30,8 +30,6 @@ public:
   // Frees every idle buffer; buffers still read by a copy stay.
   void emptyCache();
 
-  std::size_t buffersInFlight() const;
-
 private:
   struct InFlight {
     PinnedBuffer buffer;
@@ -42,7 +40,7 @@ private:
   void reclaimFinished();
   cudaEvent_t takeEvent(int device);
 
-  mutable std::mutex mutex_;
+  std::mutex mutex_;
   std::unordered_map<std::size_t, std::vector<void *>> idle_; // by size class
   std::vector<InFlight> inFlight_;
   std::unordered_map<int, std::vector<cudaEvent_t>> idleEvents_; // by device

@@ -12,13 +12,10 @@
 #include "llvm/ADT/DenseSet.h"
 #include "llvm/ADT/SmallVector.h"
 
-#include <memory>
 
 namespace clang {
-class ASTContext;
 class CXXMemberCallExpr;
 class Expr;
-class ExprMutationAnalyzer;
 class LambdaExpr;
 class Stmt;
 class ValueDecl;
@@ -29,7 +26,7 @@ namespace placelint::analysis {
 
 class LoopFacts {
 public:
-  LoopFacts(const clang::Stmt &Body, const ApiModel &Model, clang::ASTContext &Context);
+  LoopFacts(const clang::Stmt &Body, const ApiModel &Model);
   ~LoopFacts();
 
   bool mentionsApi() const { return MentionsApi; }
@@ -41,8 +38,9 @@ public:
   const clang::Stmt *loopAround(const clang::Expr &Call) const;
   // Whether Var is declared inside Loop (the range-for variable included).
   bool isDeclaredIn(const clang::VarDecl &Var, const clang::Stmt &Loop) const;
-  // Whether Var may change during Loop: assigned, passed by non-const
-  // reference, or changed in place (`t.add_(...)`, `t += ...`).
+  // Whether Var may change during Loop: assigned, moved from, passed by
+  // non-const reference outside the tensor API, changed in place
+  // (`t.add_(...)`, `t += ...`), or escaped.
   bool isChangedIn(const clang::VarDecl &Var, const clang::Stmt &Loop);
   // Whether Expr, evaluated inside Loop, gives the same value on every
   // iteration: it reads only variables that do not change in Loop and calls
@@ -58,7 +56,6 @@ private:
   class Collector;
 
   const ApiModel &Model;
-  clang::ASTContext &Context;
   bool MentionsApi = false;
   llvm::DenseMap<const clang::Expr *, const clang::Stmt *> LoopOfCall;
   llvm::DenseMap<const clang::Stmt *, const clang::Stmt *> ParentLoop;
@@ -66,8 +63,7 @@ private:
   llvm::DenseSet<const clang::ValueDecl *> Escaped;
   llvm::SmallVector<const clang::CXXMemberCallExpr *, 4> DiscardedTransfers;
   llvm::SmallVector<const clang::LambdaExpr *, 2> Lambdas;
-  llvm::DenseMap<const clang::Stmt *, std::unique_ptr<clang::ExprMutationAnalyzer>>
-      Mutation;
+  llvm::DenseMap<std::pair<const clang::VarDecl *, const clang::Stmt *>, bool> Changed;
 };
 
 // The expression under implicit nodes, parentheses, copies and std::move:
