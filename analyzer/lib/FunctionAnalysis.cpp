@@ -214,6 +214,9 @@ std::optional<ValueFact> FunctionAnalyzer::run(FactObserver Observer) {
   CFG::BuildOptions Options;
   Options.AddInitializers = true;
   Options.AddCXXDefaultInitExprInCtors = true;
+  // Variables leave the state at the end of their scope, which keeps the
+  // state as small as the set of variables in scope.
+  Options.AddLifetime = true;
   Options.setAllAlwaysAdd();
   Graph = CFG::buildCFG(&Function, Function.getBody(), &Context, Options);
   if (!Graph)
@@ -305,6 +308,10 @@ void FunctionAnalyzer::visitBlock(const CFGBlock &Block) {
 }
 
 void FunctionAnalyzer::visitElement(const CFGElement &Element) {
+  if (std::optional<CFGLifetimeEnds> End = Element.getAs<CFGLifetimeEnds>()) {
+    Current.erase(End->getVarDecl());
+    return;
+  }
   if (std::optional<CFGInitializer> Init = Element.getAs<CFGInitializer>()) {
     const CXXCtorInitializer *Initializer = Init->getInitializer();
     if (Initializer->isMemberInitializer() && Initializer->getInit())
@@ -1131,8 +1138,10 @@ void FunctionAnalyzer::checkTransferInLoop(const CXXMemberCallExpr &Call,
     }
   }
   // Invariant: the same tensor, unchanged, to the same place on every
-  // iteration (and not already there).
-  bool AlreadyThere = From && To && compare(*From, *To) == Agreement::Same;
+  // iteration (and not already there). From an unknown device the transfer
+  // may be no copy at all: not reported.
+  bool AlreadyThere = !Source.Devices.isKnown() ||
+                      (From && To && compare(*From, *To) == Agreement::Same);
   const auto *Ref = dyn_cast<DeclRefExpr>(stripCopies(Receiver));
   const auto *Var = Ref ? dyn_cast<VarDecl>(Ref->getDecl()) : nullptr;
   if (!IsSync && !AlreadyThere && Var && !Loops.isDeclaredIn(*Var, *Loop) &&

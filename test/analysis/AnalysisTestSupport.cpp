@@ -14,6 +14,8 @@
 
 #include <gtest/gtest.h>
 
+#include <chrono>
+
 namespace placelint::analysis::testing {
 
 using namespace clang;
@@ -321,10 +323,13 @@ AnalysisRun analyzeFunction(llvm::StringRef Code, llvm::StringRef FunctionName,
   DeviceAnalysis Analysis(Context, Profile);
   Recorder Findings(Context);
   llvm::DenseMap<const Expr *, ValueFact> Facts;
+  auto Start = std::chrono::steady_clock::now();
   Run.Analyzed = Analysis.analyze(*Function, Findings,
                                   [&](const Expr &E, const ValueFact &Fact) {
                                     Facts[&E] = Fact;
                                   });
+  Run.AnalysisSeconds =
+      std::chrono::duration<double>(std::chrono::steady_clock::now() - Start).count();
   Run.Findings = std::move(Findings.Lines);
 
   ProbeFinder Probes;

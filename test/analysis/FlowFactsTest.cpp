@@ -159,11 +159,13 @@ void f() {
   probe(a.mean().cuda());
   probe(a + a);
   probe(a.relu());
+  probe(zeros({}));
 }
 )cpp", "f");
   EXPECT_THAT(Run.ProbeDims,
               ElementsAre(ZeroDim::No, ZeroDim::Yes, ZeroDim::Unknown, ZeroDim::Yes,
-                          ZeroDim::Yes, ZeroDim::No, ZeroDim::Yes, ZeroDim::No, ZeroDim::No));
+                          ZeroDim::Yes, ZeroDim::No, ZeroDim::Yes, ZeroDim::No, ZeroDim::No,
+                          ZeroDim::Yes));
 }
 
 TEST(FlowFactsTest, OpResultsFollowTheNonScalarDevice) {

@@ -2,6 +2,14 @@
 #include "cpu/caching_allocator.h"
 #include "test_support.h"
 
+#if defined(__has_feature)
+#if __has_feature(address_sanitizer)
+// The absurd-size tests need the system allocator to fail, as it does without
+// ASan, rather than ASan aborting the process.
+extern "C" const char *__asan_default_options() { return "allocator_may_return_null=1"; }
+#endif
+#endif
+
 namespace {
 
 using pl::cpu::CachingHostAllocator;

@@ -221,7 +221,7 @@ TEST(BaselineFile, RejectsFilesThatAreNotBaselines) {
 
 TEST(WorkerProtocol, UnitReportsSurviveTheRoundTrip) {
   Finding F = findingAt("placement-discarded-transfer", "/r/a.cpp", 7, "t.to(d)");
-  F.Notes.push_back({"'t' was created on cpu here", SourceLocation{"/r/a.cpp", 3, 1, 4}});
+  F.Notes.push_back({"'t' was created on cpu here", SourceLocation{"/r/a.cpp", /*Offset=*/30, /*Line=*/3, /*Column=*/4}});
   F.Notes.push_back({"a note without a place", std::nullopt});
   F.Fixes.push_back({"/r/a.cpp", 7, 0, "t = "});
   UnitReport Report{"/r/a.cpp",

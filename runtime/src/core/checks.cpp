@@ -10,7 +10,8 @@
 namespace pl::detail {
 
 void check_defined(std::string_view op, std::string_view name, const Tensor &tensor) {
-  PL_CHECK(tensor.defined(), Error, op, ": '", name, "' is an undefined tensor");
+  if (!tensor.defined()) [[unlikely]]
+    undefined_operand_error(op, name);
 }
 
 std::int64_t wrap_dim(std::string_view op, std::int64_t dim, std::int64_t ndim) {
@@ -42,12 +43,11 @@ void mixed_device_error(std::string_view op, std::string_view first_name, Device
                             "' is on ", first, " and '", other_name, "' is on ", other);
 }
 
-namespace {
+void undefined_operand_error(std::string_view op, std::string_view name) {
+  fail<Error>(op, ": '", name, "' is an undefined tensor");
+}
 
-// The slow path of common_device, for operands on more than one device.
-[[gnu::cold, gnu::noinline]] Device mixed_common_device(std::string_view op,
-                                                        ArrayRef<NamedTensor> operands,
-                                                        int self_index) {
+Device mixed_common_device(std::string_view op, ArrayRef<NamedTensor> operands, int self_index) {
   const auto is_allowed_scalar = [&](const NamedTensor &operand, int position) {
     return position != self_index && is_cpu_scalar(*operand.tensor->impl());
   };
@@ -75,26 +75,6 @@ namespace {
     mixed_device_error(op, anchor->name, device, operand.name, operand.tensor->impl()->device);
   }
   return device;
-}
-
-} // namespace
-
-Device common_device(std::string_view op, ArrayRef<NamedTensor> operands,
-                     int self_index) {
-  // Hot path: every operand on one device.
-  const Tensor *first = nullptr;
-  bool same = true;
-  for (const NamedTensor &operand : operands) {
-    check_defined(op, operand.name, *operand.tensor);
-    if (first == nullptr)
-      first = operand.tensor;
-    else if (operand.tensor->impl()->device != first->impl()->device)
-      same = false;
-  }
-  PL_ASSERT(first != nullptr);
-  if (same) [[likely]]
-    return first->impl()->device;
-  return mixed_common_device(op, operands, self_index);
 }
 
 // ---- promotion -------------------------------------------------------------------

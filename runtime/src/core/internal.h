@@ -42,12 +42,34 @@ struct NamedTensor {
   const Tensor *tensor; // must be defined (checked: pl::Error naming it)
 };
 
+[[noreturn, gnu::cold]] void undefined_operand_error(std::string_view op, std::string_view name);
+// The slow path of common_device: operands on more than one device.
+[[gnu::cold]] Device mixed_common_device(std::string_view op, ArrayRef<NamedTensor> operands,
+                                         int self_index);
+
 // The device an op on these operands runs on: all on one device, except that
 // one 0-dim cpu tensor may join an op on another device (never the
 // operand at `self_index`, the output of an in-place op; -1 for none).
 // Throws DeviceMismatchError naming the op, both operands and both devices.
-Device common_device(std::string_view op, ArrayRef<NamedTensor> operands,
-                     int self_index = -1);
+// Inline: the common case is one comparison per operand.
+inline Device common_device(std::string_view op, ArrayRef<NamedTensor> operands,
+                            int self_index = -1) {
+  PL_ASSERT(!operands.empty());
+  const TensorImpl *first = nullptr;
+  bool same = true;
+  for (const NamedTensor &operand : operands) {
+    const TensorImpl *impl = operand.tensor->impl().get();
+    if (impl == nullptr) [[unlikely]]
+      undefined_operand_error(op, operand.name);
+    if (first == nullptr)
+      first = impl;
+    else if (impl->device != first->device)
+      same = false;
+  }
+  if (same) [[likely]]
+    return first->device;
+  return mixed_common_device(op, operands, self_index);
+}
 
 // ---- tensors -------------------------------------------------------------------
 std::vector<std::int64_t> contiguous_strides(IntArrayRef sizes);

@@ -211,7 +211,8 @@ void reduce_typed(backend::ReduceOp op, const TensorArg &out, const TensorArg &i
     strided_range<2>(out, {&out, &in_base}, begin, end,
                      [&](const auto &off, std::int64_t n, const auto &st) {
       for (std::int64_t i = 0; i < n; ++i) {
-        const T *block = x + off[1] + i * st[1];
+        // An empty reduced extent reads nothing (and `in` may have no memory).
+        const T *block = space.count == 0 ? nullptr : x + off[1] + i * st[1];
         const std::int64_t out_offset = off[0] + i * st[0];
         switch (op) {
         case backend::ReduceOp::Sum:
