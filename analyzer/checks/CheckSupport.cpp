@@ -35,40 +35,75 @@ void PlacementCheck::storeOptions(ClangTidyOptions::OptionMap &Opts) {
 }
 
 void PlacementCheck::registerMatchers(MatchFinder *Finder) {
-  // Lambdas are analysed with the function that contains them. Template
-  // instantiations are analysed one by one (clang-tidy merges identical
-  // diagnostics); primary templates are skipped by the analysis.
-  Finder->addMatcher(
-      functionDecl(isDefinition(),
-                   unless(cxxMethodDecl(ofClass(cxxRecordDecl(isLambda())))))
-          .bind("function"),
-      this);
+  // One match per translation unit: the checks walk the declarations of
+  // user files themselves, so that no matcher runs on the (often huge) rest
+  // of the AST, such as all of libtorch's headers.
+  Finder->addMatcher(translationUnitDecl().bind("unit"), this);
 }
 
 void PlacementCheck::onStartOfTranslationUnit() {
   AnalysisCache::forCurrentThread().startTranslationUnit();
 }
 
-bool PlacementCheck::isUserCode(const FunctionDecl &Function, const SourceManager &SM) {
-  SourceLocation Loc = SM.getExpansionLoc(Function.getLocation());
-  if (Loc.isInvalid() || SM.isInSystemHeader(Loc))
+bool PlacementCheck::isUserFile(SourceLocation Loc) {
+  const SourceManager &SM = CurrentContext->getSourceManager();
+  Loc = SM.getExpansionLoc(Loc);
+  if (Loc.isInvalid())
     return false;
+  auto [It, Inserted] = UserFiles.try_emplace(SM.getFileID(Loc), false);
+  if (!Inserted)
+    return It->second;
+  if (SM.isInSystemHeader(Loc))
+    return It->second = false;
   if (SM.isInMainFile(Loc))
-    return true;
+    return It->second = true;
   if (!HeaderFilter) {
     const std::optional<std::string> &Regex = TidyContext.getOptions().HeaderFilterRegex;
     HeaderFilter.emplace(Regex ? *Regex : std::string("^$"));
   }
   StringRef File = SM.getFilename(Loc);
-  return !File.empty() && HeaderFilter->match(File);
+  return It->second = !File.empty() && HeaderFilter->match(File);
 }
 
 void PlacementCheck::check(const MatchFinder::MatchResult &Result) {
-  const auto *Function = Result.Nodes.getNodeAs<FunctionDecl>("function");
-  if (!Function || !isUserCode(*Function, *Result.SourceManager))
+  const auto *Unit = Result.Nodes.getNodeAs<TranslationUnitDecl>("unit");
+  if (!Unit)
     return;
   CurrentContext = Result.Context;
-  report(AnalysisCache::forCurrentThread().findingsFor(*Function, *Result.Context, Profile));
+  UserFiles.clear();
+  Visited.clear();
+  visitUserDecls(*Unit);
+}
+
+void PlacementCheck::visitUserDecls(const DeclContext &Context) {
+  for (const Decl *D : Context.decls()) {
+    if (D->isImplicit() || !isUserFile(D->getLocation()))
+      continue;
+    if (const auto *Function = dyn_cast<FunctionDecl>(D)) {
+      reportOn(*Function);
+    } else if (const auto *Template = dyn_cast<FunctionTemplateDecl>(D)) {
+      // Each instantiation is analysed (clang-tidy merges identical
+      // diagnostics); the primary template is skipped by the analysis.
+      for (const FunctionDecl *Instance : Template->specializations())
+        reportOn(*Instance);
+    } else if (const auto *ClassTemplate = dyn_cast<ClassTemplateDecl>(D)) {
+      for (const ClassTemplateSpecializationDecl *Instance :
+           ClassTemplate->specializations())
+        visitUserDecls(*Instance);
+    } else if (const auto *Record = dyn_cast<CXXRecordDecl>(D)) {
+      if (Record->isThisDeclarationADefinition())
+        visitUserDecls(*Record);
+    } else if (isa<NamespaceDecl, LinkageSpecDecl, ExportDecl>(D)) {
+      visitUserDecls(*cast<DeclContext>(D));
+    }
+  }
+}
+
+void PlacementCheck::reportOn(const FunctionDecl &Function) {
+  if (!Function.doesThisDeclarationHaveABody() || !Visited.insert(&Function).second)
+    return;
+  // Lambdas are analysed with the function that contains them.
+  report(AnalysisCache::forCurrentThread().findingsFor(Function, *CurrentContext, Profile));
 }
 
 std::string PlacementCheck::text(const Expr *E) const {

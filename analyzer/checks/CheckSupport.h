@@ -8,6 +8,8 @@
 #include "placelint/analysis/Findings.h"
 
 #include "clang-tidy/ClangTidyCheck.h"
+#include "llvm/ADT/DenseMap.h"
+#include "llvm/ADT/SmallPtrSet.h"
 #include "llvm/Support/Regex.h"
 
 #include <optional>
@@ -49,12 +51,18 @@ protected:
                   const placelint::analysis::AbstractDevice &Device);
 
 private:
-  bool isUserCode(const FunctionDecl &Function, const SourceManager &SM);
+  // Walks the declarations of user files only (the main file and headers
+  // the header filter selects), reporting on each function defined there.
+  void visitUserDecls(const DeclContext &Context);
+  void reportOn(const FunctionDecl &Function);
+  bool isUserFile(SourceLocation Loc);
 
   const placelint::analysis::ApiProfile Profile;
   ClangTidyContext &TidyContext;
-  const ASTContext *CurrentContext = nullptr;
+  ASTContext *CurrentContext = nullptr;
   std::optional<llvm::Regex> HeaderFilter;
+  llvm::DenseMap<FileID, bool> UserFiles;
+  llvm::SmallPtrSet<const FunctionDecl *, 32> Visited;
 };
 
 } // namespace placement

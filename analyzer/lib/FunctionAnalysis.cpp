@@ -262,7 +262,7 @@ ValueFact FunctionAnalyzer::initialFact(const ValueDecl &Decl) const {
     return ValueFact(); // not declared yet on this path
   ValueKind Kind = Model.classify(Decl.getType());
   if (Kind == ValueKind::Device || Kind == ValueKind::DeviceType)
-    return ValueFact{DeviceSet::of(AbstractDevice::symbolic(&Decl))};
+    return ValueFact::on(DeviceSet::of(AbstractDevice::symbolic(&Decl)));
   return ValueFact::unknown();
 }
 
@@ -367,7 +367,7 @@ ValueFact FunctionAnalyzer::read(const ValueDecl &Decl, const Expr &Ref) {
   }
   if (Var && Var->isLocalVarDecl() && Var->isStaticLocal())
     return Kind == ValueKind::Device || Kind == ValueKind::DeviceType
-               ? ValueFact{DeviceSet::of(AbstractDevice::symbolic(&Decl))}
+               ? ValueFact::on(DeviceSet::of(AbstractDevice::symbolic(&Decl)))
                : ValueFact::unknown();
   ValueFact Initial = initialFact(Decl);
   return Initial.Devices.isBottom() ? ValueFact::unknown() : Initial;
@@ -404,7 +404,7 @@ ValueFact FunctionAnalyzer::factOf(const Expr *E) {
 }
 
 ValueFact FunctionAnalyzer::resultOf(const Expr &Call, DeviceSet Devices, ZeroDim Dim) const {
-  ValueFact Fact{Devices, Dim};
+  ValueFact Fact = ValueFact::on(Devices, Dim);
   Fact.setOrigin({OriginKind::Assigned, Call.getExprLoc()});
   return Fact;
 }
@@ -458,7 +458,7 @@ ValueFact FunctionAnalyzer::evaluate(const Expr *E) {
     return factOf(Binary->getRHS());
   if (const auto *Literal = dyn_cast<StringLiteral>(E))
     if (std::optional<AbstractDevice> Device = parseDeviceString(Literal->getString()))
-      return ValueFact{DeviceSet::of(*Device)};
+      return ValueFact::on(DeviceSet::of(*Device));
   return ValueFact::unknown();
 }
 
@@ -477,11 +477,11 @@ ValueFact FunctionAnalyzer::evaluateDeviceTypeConstant(const Expr *E) {
       return ValueFact::unknown();
     switch (*Kind) {
     case DeviceKind::Cpu:
-      return ValueFact{DeviceSet::of(AbstractDevice::cpu())};
+      return ValueFact::on(DeviceSet::of(AbstractDevice::cpu()));
     case DeviceKind::Cuda:
-      return ValueFact{DeviceSet::of(AbstractDevice::cuda())};
+      return ValueFact::on(DeviceSet::of(AbstractDevice::cuda()));
     case DeviceKind::Sim:
-      return ValueFact{DeviceSet::of(AbstractDevice::sim())};
+      return ValueFact::on(DeviceSet::of(AbstractDevice::sim()));
     case DeviceKind::Symbolic:
       break;
     }
@@ -496,7 +496,7 @@ ValueFact FunctionAnalyzer::deviceFromArguments(llvm::ArrayRef<const Expr *> Arg
     return ValueFact::unknown();
   if (const StringLiteral *Literal = stringLiteralIn(Args[0])) {
     if (std::optional<AbstractDevice> Device = parseDeviceString(Literal->getString()))
-      return ValueFact{DeviceSet::of(*Device)};
+      return ValueFact::on(DeviceSet::of(*Device));
     return ValueFact::unknown();
   }
   ValueKind Kind = Model.classify(Args[0]->getType());
@@ -520,9 +520,9 @@ ValueFact FunctionAnalyzer::deviceFromArguments(llvm::ArrayRef<const Expr *> Arg
   case DeviceKind::Cpu:
     return Type;
   case DeviceKind::Cuda:
-    return ValueFact{DeviceSet::of(AbstractDevice::cuda(Index16))};
+    return ValueFact::on(DeviceSet::of(AbstractDevice::cuda(Index16)));
   case DeviceKind::Sim:
-    return ValueFact{DeviceSet::of(AbstractDevice::sim(Index16))};
+    return ValueFact::on(DeviceSet::of(AbstractDevice::sim(Index16)));
   case DeviceKind::Symbolic:
     break;
   }
@@ -546,12 +546,12 @@ ValueFact FunctionAnalyzer::evaluateConstruct(const CXXConstructExpr &Construct)
                           Model.classify(Args[0]->getType()) == ValueKind::DeviceType);
     if (NamesDevice)
       return deviceFromArguments(Args);
-    ValueFact Options{DeviceSet::of(AbstractDevice::cpu())};
+    ValueFact Options = ValueFact::on(DeviceSet::of(AbstractDevice::cpu()));
     Options.OptionsWithoutDevice = true;
     return Options;
   }
   case ValueKind::Module: {
-    ValueFact Module{DeviceSet::of(AbstractDevice::cpu()), ZeroDim::No};
+    ValueFact Module = ValueFact::on(DeviceSet::of(AbstractDevice::cpu()), ZeroDim::No);
     Module.From = {OriginKind::Created, Construct.getBeginLoc()};
     return Module;
   }
@@ -747,23 +747,23 @@ ValueFact FunctionAnalyzer::evaluateTransfer(const CXXMemberCallExpr &Call, Stri
   llvm::SmallVector<const Expr *, 4> Args(Call.arguments());
   ValueFact Target;
   if (Name == "cpu") {
-    Target = ValueFact{DeviceSet::of(AbstractDevice::cpu())};
+    Target = ValueFact::on(DeviceSet::of(AbstractDevice::cpu()));
   } else if (Name == "cuda") {
-    Target = ValueFact{DeviceSet::of(AbstractDevice::cuda())};
+    Target = ValueFact::on(DeviceSet::of(AbstractDevice::cuda()));
     Expr::EvalResult Index;
     if (!Args.empty() && !isDefaultArgument(Args[0]) &&
         Model.classify(Args[0]->getType()) == ValueKind::Other &&
         !Args[0]->isValueDependent() && Args[0]->EvaluateAsInt(Index, Context) &&
         Index.Val.getInt().getExtValue() >= 0 &&
         Index.Val.getInt().getExtValue() <= INT16_MAX)
-      Target = ValueFact{DeviceSet::of(
-          AbstractDevice::cuda(static_cast<std::int16_t>(Index.Val.getInt().getExtValue())))};
+      Target = ValueFact::on(DeviceSet::of(
+          AbstractDevice::cuda(static_cast<std::int16_t>(Index.Val.getInt().getExtValue()))));
   } else {
     if (Args.empty())
       return Source;
     ValueKind ArgKind = Model.classify(Args[0]->getType());
     if (ArgKind == ValueKind::Tensor) {
-      Target = ValueFact{factOf(Args[0]).Devices};
+      Target = ValueFact::on(factOf(Args[0]).Devices);
     } else if (ArgKind == ValueKind::TensorOptions) {
       ValueFact Options = factOf(Args[0]);
       if (Options.OptionsWithoutDevice)
@@ -787,7 +787,7 @@ ValueFact FunctionAnalyzer::evaluateTransfer(const CXXMemberCallExpr &Call, Stri
       Same.Devices = Target.Devices; // `cuda` narrowed to `cuda:1`
     return Same;
   }
-  ValueFact Result{Target.Devices, Source.Dim};
+  ValueFact Result = ValueFact::on(Target.Devices, Source.Dim);
   Result.setOrigin({OriginKind::Moved, Call.getExprLoc()});
   Result.TransferCall = &Call;
   Result.TransferSource = Source.Devices;
@@ -853,7 +853,7 @@ ValueFact FunctionAnalyzer::evaluateCall(const CallExpr &Call) {
       return factOf(Call.getArg(0));
     if ((Name == "make_shared" || Name == "make_unique") &&
         Model.classify(Call.getType()) == ValueKind::Module) {
-      ValueFact Module{DeviceSet::of(AbstractDevice::cpu()), ZeroDim::No};
+      ValueFact Module = ValueFact::on(DeviceSet::of(AbstractDevice::cpu()), ZeroDim::No);
       Module.From = {OriginKind::Created, Call.getExprLoc()};
       return Module;
     }
@@ -947,7 +947,7 @@ ValueFact FunctionAnalyzer::evaluateApiCall(const CallExpr &Call, const Function
     return Default;
   };
   auto Created = [&](DeviceSet Devices, ZeroDim Dim) {
-    ValueFact Fact{Devices, Dim};
+    ValueFact Fact = ValueFact::on(Devices, Dim);
     Fact.From = {OriginKind::Created, Call.getExprLoc()};
     return Fact;
   };
@@ -1000,7 +1000,7 @@ ValueFact FunctionAnalyzer::evaluateApiCall(const CallExpr &Call, const Function
   case CallKind::OptionsDevice:
     return deviceFromArguments(Args);
   case CallKind::OptionsBuilder: {
-    ValueFact Options{DeviceSet::of(AbstractDevice::cpu())};
+    ValueFact Options = ValueFact::on(DeviceSet::of(AbstractDevice::cpu()));
     Options.OptionsWithoutDevice = true;
     return Options;
   }

@@ -35,8 +35,8 @@ int main(int argc, char **argv) {
     auto model = make_model();
     const pl::Tensor input = pl::randn({2, 4});
 
-    std::cout << "1. the mistake: the model is moved to " << model_device
-              << ", the input stays on " << input.device() << "\n";
+    std::cout << "1. the mistake: the model is moved to " << model_device << ", the input stays on "
+              << input.device() << "\n";
     model->to(model_device);
     try {
       const pl::Tensor output = model(input);

@@ -39,7 +39,7 @@ void invariantTransferInWhileAndDo(int steps, pl::Device dev) {
 
 void invariantInInnerLoopOnly(int epochs, int steps) {
   for (int e = 0; e < epochs; ++e) {
-    pl::Tensor data = loadBatch(e);
+    pl::Tensor data = pl::full({4}, e);
     for (int s = 0; s < steps; ++s) {
       consume(data.to(pl::kCUDA));
       // CHECK-MESSAGES: :[[@LINE-1]]:20: warning: 'data' is moved to cuda on every iteration but does not change in the loop [placement-transfer-in-loop]

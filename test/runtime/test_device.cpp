@@ -23,7 +23,8 @@ TEST(Device, ParsesEveryFormOfTheGrammar) {
 }
 
 TEST(Device, StrRoundTripsWithTheParser) {
-  for (const char *text : {"cpu", "cuda", "cuda:0", "cuda:7", "cuda:32767", "sim", "sim:0", "sim:1"}) {
+  for (const char *text :
+       {"cpu", "cuda", "cuda:0", "cuda:7", "cuda:32767", "sim", "sim:0", "sim:1"}) {
     const Device device(text);
     EXPECT_EQ(device.str(), text);
     EXPECT_EQ(Device::parse(device.str()), device);
@@ -80,8 +81,8 @@ class DeviceParseRejects : public ::testing::TestWithParam<BadDeviceString> {};
 
 TEST_P(DeviceParseRejects, WithAClearDeviceError) {
   const BadDeviceString bad = GetParam();
-  const std::string expected = std::string("invalid device string '") + bad.text + "': " +
-                               bad.reason +
+  const std::string expected = std::string("invalid device string '") + bad.text +
+                               "': " + bad.reason +
                                "; expected cpu, cuda, cuda:N, sim or sim:N, with N a non-negative "
                                "decimal index without leading zeros";
   EXPECT_THROW_MESSAGE(Device(bad.text), DeviceError, expected);
@@ -111,9 +112,7 @@ TEST(Device, ConstructorEnforcesTheInvariants) {
   EXPECT_NO_THROW(Device(pl::kSim, 0));
 }
 
-TEST(DeviceErrorType, IsAPlError) {
-  EXPECT_THROW(Device("gpu"), pl::Error);
-}
+TEST(DeviceErrorType, IsAPlError) { EXPECT_THROW(Device("gpu"), pl::Error); }
 
 // ---- availability ---------------------------------------------------------------
 
@@ -144,7 +143,8 @@ TEST(CudaRequests, EveryEntryPointChecksAvailability) {
   if (pl::cuda::is_available())
     GTEST_SKIP() << "this machine has a GPU";
   const pl::Tensor t = pl::ones({2});
-  EXPECT_THROW_CONTAINING(t.to(pl::kCUDA), DeviceError, PL_RULE_ID_UnguardedCuda ": cuda requested at ");
+  EXPECT_THROW_CONTAINING(t.to(pl::kCUDA), DeviceError,
+                          PL_RULE_ID_UnguardedCuda ": cuda requested at ");
   EXPECT_THROW_CONTAINING(t.to(Device("cuda:0")), DeviceError,
                           PL_RULE_ID_UnguardedCuda ": cuda:0 requested at ");
   EXPECT_THROW_CONTAINING(t.to(Device("cuda:1"), pl::kDouble), DeviceError, "cuda:1 requested at ");

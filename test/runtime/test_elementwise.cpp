@@ -19,8 +19,10 @@ std::vector<double> ramp(std::int64_t n, double start, double step) {
 }
 
 // out[i] = op(a[bcast i], b[bcast i]) over the broadcast shape.
-std::vector<double> reference_binary(const std::vector<double> &a, const std::vector<std::int64_t> &a_shape,
-                                     const std::vector<double> &b, const std::vector<std::int64_t> &b_shape,
+std::vector<double> reference_binary(const std::vector<double> &a,
+                                     const std::vector<std::int64_t> &a_shape,
+                                     const std::vector<double> &b,
+                                     const std::vector<std::int64_t> &b_shape,
                                      const std::vector<std::int64_t> &out_shape,
                                      const std::function<double(double, double)> &op) {
   std::int64_t n = 1;
@@ -50,10 +52,14 @@ TEST_P(Elementwise, BinaryOpsBroadcastLikeTheReference) {
     pl::Tensor result;
     std::function<double(double, double)> op;
   };
-  const std::vector<Case> cases = {
-      {a + b, std::plus<>()},      {a - b, std::minus<>()},     {a * b, std::multiplies<>()},
-      {a / b, std::divides<>()},   {pl::add(a, b), std::plus<>()}, {a.sub(b), std::minus<>()},
-      {pl::mul(a, b), std::multiplies<>()}, {a.div(b), std::divides<>()}};
+  const std::vector<Case> cases = {{a + b, std::plus<>()},
+                                   {a - b, std::minus<>()},
+                                   {a * b, std::multiplies<>()},
+                                   {a / b, std::divides<>()},
+                                   {pl::add(a, b), std::plus<>()},
+                                   {a.sub(b), std::minus<>()},
+                                   {pl::mul(a, b), std::multiplies<>()},
+                                   {a.div(b), std::divides<>()}};
   for (const Case &c : cases) {
     EXPECT_EQ(pl_test::sizes(c.result), out_shape);
     EXPECT_EQ(c.result.device(), device());
@@ -75,7 +81,8 @@ TEST_P(Elementwise, LargeTensorsTakeTheThreadedPathAndStayExact) {
     EXPECT_EQ(result[static_cast<std::size_t>(i)], 2.0 * static_cast<double>(i) + 1.0);
   EXPECT_EQ(result.back(), 2.0 * static_cast<double>(n - 1) + 1.0);
   // A strided (transposed) large operand goes through the strided loops.
-  const pl::Tensor m = pl::arange(n, pl::TensorOptions(device()).dtype(pl::kDouble)).view({512, 512});
+  const pl::Tensor m =
+      pl::arange(n, pl::TensorOptions(device()).dtype(pl::kDouble)).view({512, 512});
   const auto transposed = values(m.t() + 0);
   EXPECT_EQ(transposed[1], 512.0);
   EXPECT_EQ(transposed[512 * 3 + 5], 5.0 * 512 + 3);

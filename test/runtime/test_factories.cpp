@@ -19,7 +19,8 @@ TEST_P(Factories, FillFactoriesUseTheOptions) {
   EXPECT_EQ(z.dtype(), pl::kFloat);
   EXPECT_EQ(z.device(), device());
   EXPECT_EQ(values(z), std::vector<double>(6, 0.0));
-  EXPECT_EQ(values(pl::ones({2}, pl::TensorOptions(device()).dtype(pl::kLong))), (std::vector<double>{1, 1}));
+  EXPECT_EQ(values(pl::ones({2}, pl::TensorOptions(device()).dtype(pl::kLong))),
+            (std::vector<double>{1, 1}));
   EXPECT_EQ(pl::ones({2}, pl::dtype(pl::kDouble).device(device())).dtype(), pl::kDouble);
   EXPECT_EQ(pl::ones({2}, pl::device(device()).dtype<std::int64_t>()).dtype(), pl::kLong);
   EXPECT_EQ(pl::full({2}, 7, device()).dtype(), pl::kLong) << "the fill value's kind decides";
@@ -51,12 +52,14 @@ TEST_P(Factories, TensorFromValues) {
   EXPECT_EQ(pl::tensor({1, 2, 3}, device()).dtype(), pl::kLong);
   EXPECT_EQ(pl::tensor({true, false}, device()).dtype(), pl::kBool);
   EXPECT_EQ(pl::tensor(std::vector<double>{1, 2}, device()).numel(), 2);
-  EXPECT_EQ(pl::tensor(std::vector<bool>{true, false, true}, device()).sum().item<std::int64_t>(), 2);
+  EXPECT_EQ(pl::tensor(std::vector<bool>{true, false, true}, device()).sum().item<std::int64_t>(),
+            2);
   const pl::Tensor zero_dim = pl::tensor(2.0, device());
   EXPECT_EQ(zero_dim.dim(), 0);
   EXPECT_EQ(zero_dim.item<double>(), 2.0);
   EXPECT_EQ(zero_dim.dtype(), pl::kFloat);
-  EXPECT_EQ(pl::tensor({1, 2}, pl::TensorOptions(device()).dtype(pl::kDouble)).dtype(), pl::kDouble);
+  EXPECT_EQ(pl::tensor({1, 2}, pl::TensorOptions(device()).dtype(pl::kDouble)).dtype(),
+            pl::kDouble);
   EXPECT_EQ(pl::scalar_tensor(3, device()).dtype(), pl::kFloat);
   EXPECT_EQ(pl::scalar_tensor(3, device()).item<float>(), 3.0f);
 }
@@ -76,8 +79,8 @@ TEST_P(Factories, RandomValuesAreSeededAndDeviceIndependent) {
     EXPECT_GE(v, 0.0);
     EXPECT_LT(v, 1.0);
   }
-  EXPECT_THROW_CONTAINING(pl::randn({2}, pl::TensorOptions(device()).dtype(pl::kLong)), pl::DTypeError,
-                          "randn: expects a floating dtype");
+  EXPECT_THROW_CONTAINING(pl::randn({2}, pl::TensorOptions(device()).dtype(pl::kLong)),
+                          pl::DTypeError, "randn: expects a floating dtype");
 }
 
 INSTANTIATE_TEST_SUITE_P(Devices, Factories, ::testing::ValuesIn(pl_test::devices()),
@@ -101,10 +104,11 @@ TEST(FromBlob, WrapsCallerMemoryWithoutCopying) {
 }
 
 TEST(Allocation, AnAbsurdSizeThrowsAllocationError) {
-  EXPECT_THROW_CONTAINING(pl::empty({std::int64_t{1} << 40, std::int64_t{1} << 20}), pl::AllocationError,
-                          "cpu: cannot allocate");
-  EXPECT_THROW_CONTAINING(pl::empty({std::int64_t{1} << 40, std::int64_t{1} << 20}, Device("sim:1")),
-                          pl::AllocationError, "sim:1: cannot allocate");
+  EXPECT_THROW_CONTAINING(pl::empty({std::int64_t{1} << 40, std::int64_t{1} << 20}),
+                          pl::AllocationError, "cpu: cannot allocate");
+  EXPECT_THROW_CONTAINING(
+      pl::empty({std::int64_t{1} << 40, std::int64_t{1} << 20}, Device("sim:1")),
+      pl::AllocationError, "sim:1: cannot allocate");
   EXPECT_THROW_CONTAINING(pl::empty({std::int64_t{1} << 62, 8}), pl::AllocationError,
                           "the size in bytes overflows");
 }

@@ -93,9 +93,10 @@ TEST_P(Linalg, ShapeAndDtypeErrors) {
                        "mm: expected two matrices, but got 2D and 1D");
   EXPECT_THROW_MESSAGE(pl::matmul(pl::tensor(1.0, device()), a), pl::ShapeError,
                        "matmul: both arguments need to be at least 1D, but they are 0D and 2D");
-  EXPECT_THROW_MESSAGE(pl::matmul(a, pl::ones({3, 2}, pl::TensorOptions(device()).dtype(pl::kDouble))),
-                       pl::DTypeError,
-                       "matmul: expected 'self' and 'other' to have the same dtype, but got Float and Double");
+  EXPECT_THROW_MESSAGE(
+      pl::matmul(a, pl::ones({3, 2}, pl::TensorOptions(device()).dtype(pl::kDouble))),
+      pl::DTypeError,
+      "matmul: expected 'self' and 'other' to have the same dtype, but got Float and Double");
   EXPECT_THROW_MESSAGE(pl::matmul(pl::ones({2, 2}, pl::TensorOptions(device()).dtype(pl::kLong)),
                                   pl::ones({2, 2}, pl::TensorOptions(device()).dtype(pl::kLong))),
                        pl::DTypeError, "matmul: supports Float and Double, but got Long");
@@ -135,10 +136,12 @@ TEST_P(Linalg, StackJoinsAlongANewDimension) {
   EXPECT_EQ(sizes(pl::stack({a, b})), (Sizes{2, 2}));
   EXPECT_EQ(values(pl::stack({a, b}, 1)), (std::vector<double>{1, 3, 2, 4}));
   EXPECT_EQ(values(pl::stack({a, b}, -1)), (std::vector<double>{1, 3, 2, 4}));
-  EXPECT_THROW_MESSAGE(pl::stack({a, pl::ones({3}, device())}), pl::ShapeError,
-                       "stack: expects each tensor to be equal size, but got [2] at entry 0 and [3] at entry 1");
+  EXPECT_THROW_MESSAGE(
+      pl::stack({a, pl::ones({3}, device())}), pl::ShapeError,
+      "stack: expects each tensor to be equal size, but got [2] at entry 0 and [3] at entry 1");
 }
 
-INSTANTIATE_TEST_SUITE_P(Devices, Linalg, ::testing::ValuesIn(pl_test::devices()), pl_test::device_name);
+INSTANTIATE_TEST_SUITE_P(Devices, Linalg, ::testing::ValuesIn(pl_test::devices()),
+                         pl_test::device_name);
 
 } // namespace

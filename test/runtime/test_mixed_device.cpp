@@ -24,33 +24,46 @@ protected:
 };
 
 TEST_F(MixedDevice, BinaryOperatorsAndMethodsNameSelfAndOther) {
-  EXPECT_THROW_MESSAGE(sim0 + cpu, DeviceMismatchError, mismatch("add", "self", "sim:0", "other", "cpu"));
-  EXPECT_THROW_MESSAGE(cpu - sim0, DeviceMismatchError, mismatch("sub", "self", "cpu", "other", "sim:0"));
-  EXPECT_THROW_MESSAGE(sim0 * cpu, DeviceMismatchError, mismatch("mul", "self", "sim:0", "other", "cpu"));
-  EXPECT_THROW_MESSAGE(sim0 / cpu, DeviceMismatchError, mismatch("div", "self", "sim:0", "other", "cpu"));
-  EXPECT_THROW_MESSAGE(sim0.add(cpu), DeviceMismatchError, mismatch("add", "self", "sim:0", "other", "cpu"));
-  EXPECT_THROW_MESSAGE(pl::mul(cpu, sim0), DeviceMismatchError, mismatch("mul", "self", "cpu", "other", "sim:0"));
+  EXPECT_THROW_MESSAGE(sim0 + cpu, DeviceMismatchError,
+                       mismatch("add", "self", "sim:0", "other", "cpu"));
+  EXPECT_THROW_MESSAGE(cpu - sim0, DeviceMismatchError,
+                       mismatch("sub", "self", "cpu", "other", "sim:0"));
+  EXPECT_THROW_MESSAGE(sim0 * cpu, DeviceMismatchError,
+                       mismatch("mul", "self", "sim:0", "other", "cpu"));
+  EXPECT_THROW_MESSAGE(sim0 / cpu, DeviceMismatchError,
+                       mismatch("div", "self", "sim:0", "other", "cpu"));
+  EXPECT_THROW_MESSAGE(sim0.add(cpu), DeviceMismatchError,
+                       mismatch("add", "self", "sim:0", "other", "cpu"));
+  EXPECT_THROW_MESSAGE(pl::mul(cpu, sim0), DeviceMismatchError,
+                       mismatch("mul", "self", "cpu", "other", "sim:0"));
 }
 
 TEST_F(MixedDevice, TwoIndicesOfOneTypeAreDifferentDevices) {
-  EXPECT_THROW_MESSAGE(sim0 + sim1, DeviceMismatchError, mismatch("add", "self", "sim:0", "other", "sim:1"));
+  EXPECT_THROW_MESSAGE(sim0 + sim1, DeviceMismatchError,
+                       mismatch("add", "self", "sim:0", "other", "sim:1"));
   EXPECT_THROW_MESSAGE(pl::matmul(sim1, sim0), DeviceMismatchError,
                        mismatch("matmul", "self", "sim:1", "other", "sim:0"));
 }
 
 TEST_F(MixedDevice, InPlaceOpsAndCompoundAssignment) {
-  EXPECT_THROW_MESSAGE(sim0.add_(cpu), DeviceMismatchError, mismatch("add_", "self", "sim:0", "other", "cpu"));
-  EXPECT_THROW_MESSAGE(sim0 += cpu, DeviceMismatchError, mismatch("add_", "self", "sim:0", "other", "cpu"));
-  EXPECT_THROW_MESSAGE(cpu -= sim0, DeviceMismatchError, mismatch("sub_", "self", "cpu", "other", "sim:0"));
-  EXPECT_THROW_MESSAGE(sim0 *= sim1, DeviceMismatchError, mismatch("mul_", "self", "sim:0", "other", "sim:1"));
-  EXPECT_THROW_MESSAGE(sim1.div_(cpu), DeviceMismatchError, mismatch("div_", "self", "sim:1", "other", "cpu"));
+  EXPECT_THROW_MESSAGE(sim0.add_(cpu), DeviceMismatchError,
+                       mismatch("add_", "self", "sim:0", "other", "cpu"));
+  EXPECT_THROW_MESSAGE(sim0 += cpu, DeviceMismatchError,
+                       mismatch("add_", "self", "sim:0", "other", "cpu"));
+  EXPECT_THROW_MESSAGE(cpu -= sim0, DeviceMismatchError,
+                       mismatch("sub_", "self", "cpu", "other", "sim:0"));
+  EXPECT_THROW_MESSAGE(sim0 *= sim1, DeviceMismatchError,
+                       mismatch("mul_", "self", "sim:0", "other", "sim:1"));
+  EXPECT_THROW_MESSAGE(sim1.div_(cpu), DeviceMismatchError,
+                       mismatch("div_", "self", "sim:1", "other", "cpu"));
   EXPECT_EQ(pl_test::values(sim0), (std::vector<double>(4, 1.0))) << "nothing was written";
 }
 
 TEST_F(MixedDevice, MatmulMmCatStack) {
   EXPECT_THROW_MESSAGE(pl::matmul(cpu, sim0), DeviceMismatchError,
                        mismatch("matmul", "self", "cpu", "other", "sim:0"));
-  EXPECT_THROW_MESSAGE(sim0.mm(cpu), DeviceMismatchError, mismatch("mm", "self", "sim:0", "mat2", "cpu"));
+  EXPECT_THROW_MESSAGE(sim0.mm(cpu), DeviceMismatchError,
+                       mismatch("mm", "self", "sim:0", "mat2", "cpu"));
   EXPECT_THROW_MESSAGE(pl::cat({sim0, sim0, cpu}), DeviceMismatchError,
                        mismatch("cat", "tensors[0]", "sim:0", "tensors[2]", "cpu"));
   EXPECT_THROW_MESSAGE(pl::stack({cpu, sim1}), DeviceMismatchError,
@@ -135,7 +148,8 @@ TEST_F(MixedDevice, CopyAcrossDevicesIsExplicitAndAllowed) {
 TEST_F(MixedDevice, UndefinedOperandsAreNamed) {
   const pl::Tensor undefined;
   EXPECT_THROW_MESSAGE(sim0 + undefined, pl::Error, "add: 'other' is an undefined tensor");
-  EXPECT_THROW_MESSAGE(undefined.sizes(), pl::Error, "the tensor is undefined (default-constructed)");
+  EXPECT_THROW_MESSAGE(undefined.sizes(), pl::Error,
+                       "the tensor is undefined (default-constructed)");
 }
 
 } // namespace

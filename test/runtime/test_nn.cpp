@@ -36,18 +36,24 @@ TEST(Module, NamedParametersBuffersAndChildrenAreInRegistrationOrder) {
   EXPECT_EQ(net->named_children().keys(), (std::vector<std::string>{"fc1", "fc2"}));
   EXPECT_EQ(net->children().size(), 2u);
   EXPECT_EQ(net->named_parameters()["fc1.weight"].sizes().vec(), (std::vector<std::int64_t>{8, 4}));
-  EXPECT_THROW_MESSAGE(net->named_parameters()["nope"], pl::IndexError, "key 'nope' is not defined");
+  EXPECT_THROW_MESSAGE(net->named_parameters()["nope"], pl::IndexError,
+                       "key 'nope' is not defined");
   EXPECT_EQ(net->fc1->name(), "Linear");
 }
 
 TEST(Module, RegistrationRejectsBadNames) {
   pl::nn::Module module;
   module.register_parameter("w", pl::ones({1}));
-  EXPECT_THROW_CONTAINING(module.register_parameter("w", pl::ones({1})), pl::Error, "'w' is already registered");
-  EXPECT_THROW_CONTAINING(module.register_buffer("w", pl::ones({1})), pl::Error, "'w' is already registered");
-  EXPECT_THROW_CONTAINING(module.register_parameter("a.b", pl::ones({1})), pl::Error, "must not contain a dot");
-  EXPECT_THROW_CONTAINING(module.register_parameter("", pl::ones({1})), pl::Error, "must not be empty");
-  EXPECT_THROW_CONTAINING(module.register_parameter("u", pl::Tensor()), pl::Error, "'u' is undefined");
+  EXPECT_THROW_CONTAINING(module.register_parameter("w", pl::ones({1})), pl::Error,
+                          "'w' is already registered");
+  EXPECT_THROW_CONTAINING(module.register_buffer("w", pl::ones({1})), pl::Error,
+                          "'w' is already registered");
+  EXPECT_THROW_CONTAINING(module.register_parameter("a.b", pl::ones({1})), pl::Error,
+                          "must not contain a dot");
+  EXPECT_THROW_CONTAINING(module.register_parameter("", pl::ones({1})), pl::Error,
+                          "must not be empty");
+  EXPECT_THROW_CONTAINING(module.register_parameter("u", pl::Tensor()), pl::Error,
+                          "'u' is undefined");
 }
 
 TEST(Module, ToMovesParametersAndBuffersInPlaceForEveryHandle) {

@@ -128,7 +128,8 @@ TEST_P(Reductions, EmptyAndZeroDimInputs) {
   EXPECT_EQ(values(empty.sum(0)), (std::vector<double>{0, 0, 0}));
   EXPECT_TRUE(std::isnan(empty.mean().item<float>()));
   EXPECT_THROW_CONTAINING(empty.max(), pl::ShapeError, "max: expected a non-empty tensor");
-  EXPECT_THROW_MESSAGE(empty.max(0), pl::ShapeError, "max: expected reduction dim 0 to have non-zero size");
+  EXPECT_THROW_MESSAGE(empty.max(0), pl::ShapeError,
+                       "max: expected reduction dim 0 to have non-zero size");
   EXPECT_EQ(sizes(std::get<0>(empty.max(1))), (Sizes{0}));
   const pl::Tensor scalar = pl::tensor(3.5, device());
   EXPECT_EQ(scalar.sum(0).item<float>(), 3.5f);
@@ -138,9 +139,11 @@ TEST_P(Reductions, EmptyAndZeroDimInputs) {
 
 TEST_P(Reductions, BadDimsAreIndexErrors) {
   const pl::Tensor t = pl::zeros({2, 3}, device());
-  EXPECT_THROW_MESSAGE(t.sum(2), pl::IndexError,
-                       "sum: dimension out of range (expected to be in range of [-2, 1], but got 2)");
-  EXPECT_THROW_MESSAGE(t.sum({0, -2}), pl::IndexError, "sum: dim 0 appears multiple times in the list of dims");
+  EXPECT_THROW_MESSAGE(
+      t.sum(2), pl::IndexError,
+      "sum: dimension out of range (expected to be in range of [-2, 1], but got 2)");
+  EXPECT_THROW_MESSAGE(t.sum({0, -2}), pl::IndexError,
+                       "sum: dim 0 appears multiple times in the list of dims");
   EXPECT_THROW_CONTAINING(t.argmax(-3), pl::IndexError, "argmax: dimension out of range");
 }
 

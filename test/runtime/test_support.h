@@ -62,7 +62,8 @@ inline std::int64_t broadcast_index(const std::vector<std::int64_t> &out_index,
   return linear;
 }
 
-inline std::vector<std::int64_t> unravel(std::int64_t linear, const std::vector<std::int64_t> &shape) {
+inline std::vector<std::int64_t> unravel(std::int64_t linear,
+                                         const std::vector<std::int64_t> &shape) {
   std::vector<std::int64_t> index(shape.size());
   for (std::size_t d = shape.size(); d-- > 0;) {
     index[d] = linear % shape[d];
@@ -72,13 +73,13 @@ inline std::vector<std::int64_t> unravel(std::int64_t linear, const std::vector<
 }
 
 // Runs `statement` expecting ErrorType whose what() equals `message`.
-#define EXPECT_THROW_MESSAGE(statement, ErrorType, message)                                \
-  EXPECT_THAT([&] { (void)(statement); },                                                  \
+#define EXPECT_THROW_MESSAGE(statement, ErrorType, message)                                        \
+  EXPECT_THAT([&] { (void)(statement); },                                                          \
               ::testing::ThrowsMessage<ErrorType>(::testing::StrEq(message)))
 
 // ... whose what() contains `fragment`.
-#define EXPECT_THROW_CONTAINING(statement, ErrorType, fragment)                            \
-  EXPECT_THAT([&] { (void)(statement); },                                                  \
+#define EXPECT_THROW_CONTAINING(statement, ErrorType, fragment)                                    \
+  EXPECT_THAT([&] { (void)(statement); },                                                          \
               ::testing::ThrowsMessage<ErrorType>(::testing::HasSubstr(fragment)))
 
 } // namespace pl_test

@@ -49,11 +49,12 @@ TEST_F(TransferGuardTest, DisallowThrowsOnTheSecondCopyOfUnchangedData) {
     (void)move();
     FAIL() << "the second copy of unchanged data was allowed";
   } catch (const TransferGuardError &error) {
-    EXPECT_EQ(std::string(error.what()),
-              std::string(PL_RULE_ID_TransferInLoop ": to: the tensor copied from cpu to sim:0 at ") +
-                  __FILE__ + ":" + std::to_string(line) +
-                  " was already copied there and has not changed since; hoist the transfer out "
-                  "of the loop");
+    EXPECT_EQ(
+        std::string(error.what()),
+        std::string(PL_RULE_ID_TransferInLoop ": to: the tensor copied from cpu to sim:0 at ") +
+            __FILE__ + ":" + std::to_string(line) +
+            " was already copied there and has not changed since; hoist the transfer out "
+            "of the loop");
   }
 }
 
@@ -94,7 +95,8 @@ TEST_F(TransferGuardTest, LogWritesOneLinePerCallSiteAndContinues) {
     moved = weights.to(Device("sim:1"));
   const std::string log = ::testing::internal::GetCapturedStderr();
   EXPECT_EQ(moved.device(), Device("sim:1")) << "log level does not stop the transfer";
-  EXPECT_THAT(log, ::testing::StartsWith(PL_RULE_ID_TransferInLoop ": to: the tensor copied from cpu to sim:1 at "));
+  EXPECT_THAT(log, ::testing::StartsWith(PL_RULE_ID_TransferInLoop
+                                         ": to: the tensor copied from cpu to sim:1 at "));
   EXPECT_THAT(log, ::testing::HasSubstr("test_transfer_guard.cpp:"));
   EXPECT_EQ(std::count(log.begin(), log.end(), '\n'), 1) << log;
 }

@@ -82,27 +82,32 @@ TEST_F(Transfers, ItemCopiesOneElementToTheHost) {
   EXPECT_EQ(sim[4].item().toLong(), 4);
   EXPECT_TRUE(sim[4].item().isIntegral(false));
   EXPECT_EQ(pl::sim::transfer_stats().device_to_host_bytes, 6u * 8u) << "one element per item()";
-  EXPECT_THROW_MESSAGE(sim.item<float>(), pl::ShapeError,
-                       "item: a tensor with 5 elements cannot be converted to a scalar (sizes [5])");
+  EXPECT_THROW_MESSAGE(
+      sim.item<float>(), pl::ShapeError,
+      "item: a tensor with 5 elements cannot be converted to a scalar (sizes [5])");
 }
 
 TEST_F(Transfers, CopyIntoATensorOnAnotherDeviceBroadcastsAndCasts) {
-  const pl::Tensor destination = pl::zeros({2, 3}, pl::TensorOptions(Device("sim:0")).dtype(pl::kDouble));
+  const pl::Tensor destination =
+      pl::zeros({2, 3}, pl::TensorOptions(Device("sim:0")).dtype(pl::kDouble));
   const auto version = destination._version();
   pl::Tensor &result = destination.copy_(pl::arange(3));
   EXPECT_TRUE(result.is_same(destination));
   EXPECT_EQ(values(destination), (std::vector<double>{0, 1, 2, 0, 1, 2}));
   EXPECT_EQ(destination._version(), version + 1);
-  EXPECT_EQ(pl::sim::transfer_stats().host_to_device_bytes, 24u) << "the 3 source elements moved once";
+  EXPECT_EQ(pl::sim::transfer_stats().host_to_device_bytes, 24u)
+      << "the 3 source elements moved once";
   EXPECT_THROW_MESSAGE(destination.copy_(pl::ones({4})), pl::ShapeError,
                        "copy_: the size of tensor a (3) must match the size of tensor b (4) at "
                        "non-singleton dimension 1 (shapes [2, 3] and [4] do not broadcast)");
-  EXPECT_THROW_MESSAGE(pl::zeros({3}).copy_(pl::ones({2, 3})), pl::ShapeError,
-                       "copy_: the source of sizes [2, 3] does not broadcast to the destination of sizes [3]");
+  EXPECT_THROW_MESSAGE(
+      pl::zeros({3}).copy_(pl::ones({2, 3})), pl::ShapeError,
+      "copy_: the source of sizes [2, 3] does not broadcast to the destination of sizes [3]");
 }
 
 TEST_F(Transfers, CopyFromAnOverlappingViewReadsTheOldValues) {
-  const pl::Tensor m = pl::arange(4, pl::TensorOptions(Device("sim:0")).dtype(pl::kFloat)).view({2, 2});
+  const pl::Tensor m =
+      pl::arange(4, pl::TensorOptions(Device("sim:0")).dtype(pl::kFloat)).view({2, 2});
   m.copy_(m.t());
   EXPECT_EQ(values(m), (std::vector<double>{0, 2, 1, 3}));
 }

@@ -25,11 +25,15 @@ TEST_P(Views, ViewSharesStorageAndInfersOneSize) {
 
 TEST_P(Views, ViewRejectsImpossibleShapesAndLayouts) {
   const pl::Tensor a = pl::zeros({2, 6}, device());
-  EXPECT_THROW_MESSAGE(a.view({5, -1}), pl::ShapeError, "view: shape [5, -1] is invalid for input of size 12");
-  EXPECT_THROW_MESSAGE(a.view({-1, -1}), pl::ShapeError, "view: only one dimension can be inferred (sizes [-1, -1])");
-  EXPECT_THROW_MESSAGE(a.view({7}), pl::ShapeError, "view: shape [7] is invalid for input of size 12");
+  EXPECT_THROW_MESSAGE(a.view({5, -1}), pl::ShapeError,
+                       "view: shape [5, -1] is invalid for input of size 12");
+  EXPECT_THROW_MESSAGE(a.view({-1, -1}), pl::ShapeError,
+                       "view: only one dimension can be inferred (sizes [-1, -1])");
+  EXPECT_THROW_MESSAGE(a.view({7}), pl::ShapeError,
+                       "view: shape [7] is invalid for input of size 12");
   EXPECT_THROW_CONTAINING(a.t().view({12}), pl::ShapeError, "use reshape instead");
-  EXPECT_NO_THROW((void)a.t().view({3, 2, 2})) << "splitting one dimension works on a transposed view";
+  EXPECT_NO_THROW((void)a.t().view({3, 2, 2}))
+      << "splitting one dimension works on a transposed view";
 }
 
 TEST_P(Views, ReshapeViewsWhenItCanAndCopiesWhenItMust) {
@@ -53,9 +57,11 @@ TEST_P(Views, TransposeSwapsSizesAndStrides) {
   const pl::Tensor b = pl::zeros({2, 3, 4}, device());
   EXPECT_EQ(sizes(b.transpose(0, -1)), (Sizes{4, 3, 2}));
   EXPECT_EQ(sizes(pl::transpose(b, 1, 2)), (Sizes{2, 4, 3}));
-  EXPECT_THROW_MESSAGE(b.t(), pl::ShapeError, "t: expects a tensor with <= 2 dimensions, but it has 3");
-  EXPECT_THROW_MESSAGE(b.transpose(0, 3), pl::IndexError,
-                       "transpose: dimension out of range (expected to be in range of [-3, 2], but got 3)");
+  EXPECT_THROW_MESSAGE(b.t(), pl::ShapeError,
+                       "t: expects a tensor with <= 2 dimensions, but it has 3");
+  EXPECT_THROW_MESSAGE(
+      b.transpose(0, 3), pl::IndexError,
+      "transpose: dimension out of range (expected to be in range of [-3, 2], but got 3)");
   EXPECT_EQ(sizes(make({1, 2}, {2}, device()).t()), (Sizes{2}));
 }
 
@@ -71,7 +77,8 @@ TEST_P(Views, ContiguousCopiesOnlyNonContiguousTensors) {
 
 TEST_P(Views, NarrowSelectIndexUnsqueezeSqueezeFlatten) {
   const pl::Tensor a = pl::arange(24, device()).view({2, 3, 4});
-  EXPECT_EQ(pl_test::long_values(a.narrow(2, 1, 2).select(0, 1).select(0, 2)), (std::vector<std::int64_t>{21, 22}));
+  EXPECT_EQ(pl_test::long_values(a.narrow(2, 1, 2).select(0, 1).select(0, 2)),
+            (std::vector<std::int64_t>{21, 22}));
   EXPECT_EQ(a[1][2][3].item<std::int64_t>(), 23);
   EXPECT_EQ(a.select(-1, -1).sizes().vec(), (Sizes{2, 3}));
   EXPECT_EQ(sizes(a.unsqueeze(0)), (Sizes{1, 2, 3, 4}));
@@ -80,8 +87,10 @@ TEST_P(Views, NarrowSelectIndexUnsqueezeSqueezeFlatten) {
   EXPECT_EQ(sizes(a.squeeze(0)), (Sizes{2, 3, 4})) << "only size-1 dims are removed";
   EXPECT_EQ(sizes(a.flatten()), (Sizes{24}));
   EXPECT_EQ(sizes(a.flatten(1)), (Sizes{2, 12}));
-  EXPECT_THROW_MESSAGE(a.select(1, 3), pl::IndexError, "select: index 3 is out of bounds for dimension 1 with size 3");
-  EXPECT_THROW_CONTAINING(a.narrow(0, 1, 2), pl::IndexError, "narrow: start 1 and length 2 are out of range");
+  EXPECT_THROW_MESSAGE(a.select(1, 3), pl::IndexError,
+                       "select: index 3 is out of bounds for dimension 1 with size 3");
+  EXPECT_THROW_CONTAINING(a.narrow(0, 1, 2), pl::IndexError,
+                          "narrow: start 1 and length 2 are out of range");
   EXPECT_THROW_CONTAINING(pl::tensor(1.0)[0], pl::IndexError, "cannot index a 0-dim tensor");
 }
 
@@ -91,6 +100,7 @@ TEST_P(Views, TooManyDimensionsIsAShapeError) {
   EXPECT_THROW_CONTAINING(pl::zeros({-1}, device()), pl::ShapeError, "negative dimension -1");
 }
 
-INSTANTIATE_TEST_SUITE_P(Devices, Views, ::testing::ValuesIn(pl_test::devices()), pl_test::device_name);
+INSTANTIATE_TEST_SUITE_P(Devices, Views, ::testing::ValuesIn(pl_test::devices()),
+                         pl_test::device_name);
 
 } // namespace

@@ -21,7 +21,8 @@ public:
   constexpr ArrayRef() = default;
   /* implicit */ constexpr ArrayRef(const T &single) : data_(&single), size_(1) {}
   constexpr ArrayRef(const T *data, std::size_t size) : data_(data), size_(size) {}
-  /* implicit */ ArrayRef(const std::vector<T> &values) : data_(values.data()), size_(values.size()) {}
+  /* implicit */ ArrayRef(const std::vector<T> &values)
+      : data_(values.data()), size_(values.size()) {}
   /* implicit */ constexpr ArrayRef(std::initializer_list<T> values)
       : data_(values.begin() == values.end() ? nullptr : values.begin()), size_(values.size()) {}
 

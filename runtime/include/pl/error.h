@@ -84,23 +84,23 @@ template <class ErrorT, class... Parts>
   throw ErrorT(message.str());
 }
 
-[[noreturn, gnu::cold]] void assertion_failed(const char *condition, const char *file,
-                                              int line, const char *function) noexcept;
+[[noreturn, gnu::cold]] void assertion_failed(const char *condition, const char *file, int line,
+                                              const char *function) noexcept;
 
 } // namespace detail
 } // namespace pl
 
 // PL_CHECK(condition, ErrorType, message parts...): throws ErrorType with the
 // parts streamed together when the condition is false.
-#define PL_CHECK(condition, ErrorType, ...)                                                \
-  do {                                                                                     \
-    if (!(condition)) [[unlikely]]                                                         \
-      ::pl::detail::fail<ErrorType>(__VA_ARGS__);                                          \
+#define PL_CHECK(condition, ErrorType, ...)                                                        \
+  do {                                                                                             \
+    if (!(condition)) [[unlikely]]                                                                 \
+      ::pl::detail::fail<ErrorType>(__VA_ARGS__);                                                  \
   } while (false)
 
 // PL_ASSERT(condition): an internal invariant; aborts with a diagnostic.
-#define PL_ASSERT(condition)                                                               \
-  do {                                                                                     \
-    if (!(condition)) [[unlikely]]                                                         \
-      ::pl::detail::assertion_failed(#condition, __FILE__, __LINE__, __func__);            \
+#define PL_ASSERT(condition)                                                                       \
+  do {                                                                                             \
+    if (!(condition)) [[unlikely]]                                                                 \
+      ::pl::detail::assertion_failed(#condition, __FILE__, __LINE__, __func__);                    \
   } while (false)

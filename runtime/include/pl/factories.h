@@ -71,8 +71,9 @@ template <class T> constexpr ScalarType literal_dtype() {
     return kLong;
 }
 
-template <class T> Tensor tensor_from_values(const T *values, std::int64_t count, bool zero_dim,
-                                             TensorOptions options, SourceLocation loc) {
+template <class T>
+Tensor tensor_from_values(const T *values, std::int64_t count, bool zero_dim, TensorOptions options,
+                          SourceLocation loc) {
   static_assert(std::is_arithmetic_v<T>, "pl::tensor takes arithmetic values");
   if (!options.has_dtype())
     options = options.dtype(literal_dtype<T>());
@@ -98,8 +99,8 @@ template <class T>
   requires std::is_arithmetic_v<T>
 Tensor tensor(std::initializer_list<T> values, TensorOptions options = {},
               SourceLocation loc = SourceLocation::current()) {
-  return detail::tensor_from_values(values.begin(), static_cast<std::int64_t>(values.size()),
-                                    false, options, loc);
+  return detail::tensor_from_values(values.begin(), static_cast<std::int64_t>(values.size()), false,
+                                    options, loc);
 }
 template <class T>
   requires std::is_arithmetic_v<T>

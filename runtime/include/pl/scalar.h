@@ -18,7 +18,8 @@ public:
   /* implicit */ Scalar(bool value) : kind_(Kind::Bool), integral_(value) {}
   template <class T>
     requires(std::is_integral_v<T> && !std::is_same_v<T, bool>)
-  /* implicit */ Scalar(T value) : kind_(Kind::Integral), integral_(static_cast<std::int64_t>(value)) {}
+  /* implicit */ Scalar(T value)
+      : kind_(Kind::Integral), integral_(static_cast<std::int64_t>(value)) {}
   template <class T>
     requires std::is_floating_point_v<T>
   /* implicit */ Scalar(T value) : kind_(Kind::Floating), floating_(static_cast<double>(value)) {}

@@ -57,7 +57,9 @@ std::ostream &operator<<(std::ostream &os, ScalarType type);
 // The C++ type of each ScalarType, and back.
 template <class T> struct ScalarTypeOf;
 template <> struct ScalarTypeOf<bool> { static constexpr ScalarType value = ScalarType::Bool; };
-template <> struct ScalarTypeOf<std::int64_t> { static constexpr ScalarType value = ScalarType::Long; };
+template <> struct ScalarTypeOf<std::int64_t> {
+  static constexpr ScalarType value = ScalarType::Long;
+};
 template <> struct ScalarTypeOf<float> { static constexpr ScalarType value = ScalarType::Float; };
 template <> struct ScalarTypeOf<double> { static constexpr ScalarType value = ScalarType::Double; };
 

@@ -22,8 +22,8 @@
 
 // Tensor::to/cuda/cpu return the moved tensor; discarding it is the bug
 // placement-discarded-transfer.
-#define PL_NODISCARD_TRANSFER                                                              \
-  [[nodiscard(PL_RULE_ID_DiscardedTransfer                                                 \
+#define PL_NODISCARD_TRANSFER                                                                      \
+  [[nodiscard(PL_RULE_ID_DiscardedTransfer                                                         \
               ": the result is the moved tensor; the tensor itself is not moved in place")]]
 
 namespace pl {
@@ -84,11 +84,9 @@ public:
   PL_NODISCARD_TRANSFER Tensor to(Device device, ScalarType dtype, bool non_blocking = false,
                                   bool copy = false,
                                   SourceLocation loc = SourceLocation::current()) const;
-  PL_NODISCARD_TRANSFER Tensor to(ScalarType dtype, bool non_blocking = false,
-                                  bool copy = false,
+  PL_NODISCARD_TRANSFER Tensor to(ScalarType dtype, bool non_blocking = false, bool copy = false,
                                   SourceLocation loc = SourceLocation::current()) const;
-  PL_NODISCARD_TRANSFER Tensor to(const Tensor &other, bool non_blocking = false,
-                                  bool copy = false,
+  PL_NODISCARD_TRANSFER Tensor to(const Tensor &other, bool non_blocking = false, bool copy = false,
                                   SourceLocation loc = SourceLocation::current()) const;
   // The current CUDA device; throws DeviceError (placement-unguarded-cuda)
   // when there is none.

@@ -30,7 +30,9 @@ public:
     copy.dtype_ = dtype;
     return copy;
   }
-  template <class T> [[nodiscard]] TensorOptions dtype() const { return dtype(ScalarTypeOf<T>::value); }
+  template <class T> [[nodiscard]] TensorOptions dtype() const {
+    return dtype(ScalarTypeOf<T>::value);
+  }
 
   // The device, cpu when none was given.
   Device device() const { return device_.value_or(Device(kCPU)); }

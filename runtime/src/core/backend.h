@@ -113,13 +113,12 @@ public:
   virtual void copy(DeviceIndex device, const TensorArg &out, const TensorArg &in) = 0;
   // out = op(in); same sizes, same dtype. out either is exactly `in` (same
   // data and strides: in place) or does not overlap it.
-  virtual void unary(DeviceIndex device, UnaryOp op, const TensorArg &out,
-                     const TensorArg &in) = 0;
+  virtual void unary(DeviceIndex device, UnaryOp op, const TensorArg &out, const TensorArg &in) = 0;
   // out = op(a, b); a and b already have out's sizes (broadcast dims have
   // stride 0); all three the same dtype. out either is exactly a or b (in
   // place) or overlaps neither.
-  virtual void binary(DeviceIndex device, BinaryOp op, const TensorArg &out,
-                      const TensorArg &a, const TensorArg &b) = 0;
+  virtual void binary(DeviceIndex device, BinaryOp op, const TensorArg &out, const TensorArg &a,
+                      const TensorArg &b) = 0;
   // out = op(a, s), or op(s, a) when scalar_is_lhs; as binary otherwise.
   virtual void binary_scalar(DeviceIndex device, BinaryOp op, const TensorArg &out,
                              const TensorArg &a, ScalarArg s, bool scalar_is_lhs) = 0;
@@ -129,8 +128,8 @@ public:
   // (Mean only on floating types; an empty Mean gives NaN, an empty Sum 0).
   // ArgMax: exactly one reduced dim, out.dtype == Long, the index along it.
   // Max and ArgMax are never called with an empty reduced extent.
-  virtual void reduce(DeviceIndex device, ReduceOp op, const TensorArg &out,
-                      const TensorArg &in, std::uint32_t reduced_dims) = 0;
+  virtual void reduce(DeviceIndex device, ReduceOp op, const TensorArg &out, const TensorArg &in,
+                      std::uint32_t reduced_dims) = 0;
   virtual void gemm(DeviceIndex device, const GemmArgs &args) = 0;
 };
 

@@ -46,9 +46,7 @@ std::string_view device_type_name(DeviceType type) {
   return "unknown";
 }
 
-std::ostream &operator<<(std::ostream &os, DeviceType type) {
-  return os << device_type_name(type);
-}
+std::ostream &operator<<(std::ostream &os, DeviceType type) { return os << device_type_name(type); }
 
 Device::Device(DeviceType type, DeviceIndex index) : type_(type), index_(index) {
   validate();
@@ -65,8 +63,8 @@ void Device::validate() const {
            DeviceError, "invalid device type ", static_cast<int>(type_));
   PL_CHECK(index_ >= -1, DeviceError, "invalid device index ", index_, " for ", type_,
            ": the index must be -1 (current device) or non-negative");
-  PL_CHECK(type_ != DeviceType::CPU || index_ <= 0, DeviceError, "invalid device index ",
-           index_, " for cpu: there is one cpu device (index -1 or 0)");
+  PL_CHECK(type_ != DeviceType::CPU || index_ <= 0, DeviceError, "invalid device index ", index_,
+           " for cpu: there is one cpu device (index -1 or 0)");
 }
 
 Device Device::parse(std::string_view text) {

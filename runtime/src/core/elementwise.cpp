@@ -1,7 +1,7 @@
 // Elementwise operations: + - * / with tensors and scalars (broadcasting,
 // type promotion, in-place forms), relu exp log neg, fill_.
-#include <placelint/rule_ids.h>
 #include <pl/ops.h>
+#include <placelint/rule_ids.h>
 
 #include "core/internal.h"
 
@@ -82,9 +82,9 @@ Tensor binary_with_scalar(BinaryOp op, const Tensor &self, const Scalar &other,
   Tensor out = detail::make_tensor(a.sizes, dtype, a.device);
   if (out.numel() == 0)
     return out;
-  detail::backend_of(a.device).binary_scalar(
-      a.device.index(), op, detail::kernel_arg(out), detail::kernel_arg(*detail::cast(self, dtype).impl()),
-      detail::scalar_arg(other), scalar_is_lhs);
+  detail::backend_of(a.device).binary_scalar(a.device.index(), op, detail::kernel_arg(out),
+                                             detail::kernel_arg(*detail::cast(self, dtype).impl()),
+                                             detail::scalar_arg(other), scalar_is_lhs);
   return out;
 }
 
@@ -115,7 +115,8 @@ Tensor &binary_in_place(BinaryOp op, const Tensor &self, const Tensor &other) {
                             detail::scalar_arg(detail::cpu_scalar_value(b)), false);
     } else {
       // Never read memory this op writes, except the exact same elements.
-      Tensor operand = detail::shares_storage(a, b) && !detail::same_view(a, b) ? other.clone() : other;
+      Tensor operand =
+          detail::shares_storage(a, b) && !detail::same_view(a, b) ? other.clone() : other;
       operand = detail::cast(operand, dtype);
       backend.binary(device.index(), op, out, out, detail::broadcast_arg(*operand.impl(), sizes));
     }
@@ -197,25 +198,61 @@ Tensor &unary_in_place(UnaryOp op, const Tensor &self) {
 
 } // namespace
 
-Tensor Tensor::add(const Tensor &other) const { return binary_out_of_place(BinaryOp::Add, *this, other); }
-Tensor Tensor::sub(const Tensor &other) const { return binary_out_of_place(BinaryOp::Sub, *this, other); }
-Tensor Tensor::mul(const Tensor &other) const { return binary_out_of_place(BinaryOp::Mul, *this, other); }
-Tensor Tensor::div(const Tensor &other) const { return binary_out_of_place(BinaryOp::Div, *this, other); }
-Tensor Tensor::add(const Scalar &other) const { return binary_with_scalar(BinaryOp::Add, *this, other, false); }
-Tensor Tensor::sub(const Scalar &other) const { return binary_with_scalar(BinaryOp::Sub, *this, other, false); }
-Tensor Tensor::mul(const Scalar &other) const { return binary_with_scalar(BinaryOp::Mul, *this, other, false); }
-Tensor Tensor::div(const Scalar &other) const { return binary_with_scalar(BinaryOp::Div, *this, other, false); }
-Tensor rsub(const Tensor &self, const Scalar &other) { return binary_with_scalar(BinaryOp::Sub, self, other, true); }
-Tensor rdiv(const Tensor &self, const Scalar &other) { return binary_with_scalar(BinaryOp::Div, self, other, true); }
+Tensor Tensor::add(const Tensor &other) const {
+  return binary_out_of_place(BinaryOp::Add, *this, other);
+}
+Tensor Tensor::sub(const Tensor &other) const {
+  return binary_out_of_place(BinaryOp::Sub, *this, other);
+}
+Tensor Tensor::mul(const Tensor &other) const {
+  return binary_out_of_place(BinaryOp::Mul, *this, other);
+}
+Tensor Tensor::div(const Tensor &other) const {
+  return binary_out_of_place(BinaryOp::Div, *this, other);
+}
+Tensor Tensor::add(const Scalar &other) const {
+  return binary_with_scalar(BinaryOp::Add, *this, other, false);
+}
+Tensor Tensor::sub(const Scalar &other) const {
+  return binary_with_scalar(BinaryOp::Sub, *this, other, false);
+}
+Tensor Tensor::mul(const Scalar &other) const {
+  return binary_with_scalar(BinaryOp::Mul, *this, other, false);
+}
+Tensor Tensor::div(const Scalar &other) const {
+  return binary_with_scalar(BinaryOp::Div, *this, other, false);
+}
+Tensor rsub(const Tensor &self, const Scalar &other) {
+  return binary_with_scalar(BinaryOp::Sub, self, other, true);
+}
+Tensor rdiv(const Tensor &self, const Scalar &other) {
+  return binary_with_scalar(BinaryOp::Div, self, other, true);
+}
 
-Tensor &Tensor::add_(const Tensor &other) const { return binary_in_place(BinaryOp::Add, *this, other); }
-Tensor &Tensor::sub_(const Tensor &other) const { return binary_in_place(BinaryOp::Sub, *this, other); }
-Tensor &Tensor::mul_(const Tensor &other) const { return binary_in_place(BinaryOp::Mul, *this, other); }
-Tensor &Tensor::div_(const Tensor &other) const { return binary_in_place(BinaryOp::Div, *this, other); }
-Tensor &Tensor::add_(const Scalar &other) const { return binary_in_place(BinaryOp::Add, *this, other); }
-Tensor &Tensor::sub_(const Scalar &other) const { return binary_in_place(BinaryOp::Sub, *this, other); }
-Tensor &Tensor::mul_(const Scalar &other) const { return binary_in_place(BinaryOp::Mul, *this, other); }
-Tensor &Tensor::div_(const Scalar &other) const { return binary_in_place(BinaryOp::Div, *this, other); }
+Tensor &Tensor::add_(const Tensor &other) const {
+  return binary_in_place(BinaryOp::Add, *this, other);
+}
+Tensor &Tensor::sub_(const Tensor &other) const {
+  return binary_in_place(BinaryOp::Sub, *this, other);
+}
+Tensor &Tensor::mul_(const Tensor &other) const {
+  return binary_in_place(BinaryOp::Mul, *this, other);
+}
+Tensor &Tensor::div_(const Tensor &other) const {
+  return binary_in_place(BinaryOp::Div, *this, other);
+}
+Tensor &Tensor::add_(const Scalar &other) const {
+  return binary_in_place(BinaryOp::Add, *this, other);
+}
+Tensor &Tensor::sub_(const Scalar &other) const {
+  return binary_in_place(BinaryOp::Sub, *this, other);
+}
+Tensor &Tensor::mul_(const Scalar &other) const {
+  return binary_in_place(BinaryOp::Mul, *this, other);
+}
+Tensor &Tensor::div_(const Scalar &other) const {
+  return binary_in_place(BinaryOp::Div, *this, other);
+}
 
 Tensor Tensor::relu() const { return unary_out_of_place(UnaryOp::Relu, *this); }
 Tensor Tensor::exp() const { return unary_out_of_place(UnaryOp::Exp, *this); }

@@ -165,8 +165,8 @@ Tensor wrap_blob(void *data, IntArrayRef sizes, std::vector<std::int64_t> stride
   const Device device = detail::resolve_device(options.device(), loc);
   PL_CHECK(sizes.size() <= static_cast<std::size_t>(backend::kMaxDims), ShapeError,
            "from_blob: tensors have at most ", backend::kMaxDims, " dimensions");
-  PL_CHECK(strides.size() == sizes.size(), ShapeError, "from_blob: ", sizes.size(),
-           " sizes but ", strides.size(), " strides");
+  PL_CHECK(strides.size() == sizes.size(), ShapeError, "from_blob: ", sizes.size(), " sizes but ",
+           strides.size(), " strides");
   PL_CHECK(data != nullptr || element_count(sizes) == 0, Error,
            "from_blob: data is null for a non-empty tensor");
   std::int64_t extent = 1; // elements spanned: 1 + sum (size-1)*stride

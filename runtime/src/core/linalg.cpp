@@ -112,9 +112,8 @@ Tensor matmul_checked(std::string_view op, const Tensor &self, const Tensor &oth
   if (l.sizes.size() == 2 && r.sizes.size() == 2) {
     result = gemm(lhs, rhs);
   } else {
-    const auto batch = detail::broadcast_sizes(
-        op, IntArrayRef(l.sizes.data(), l.sizes.size() - 2),
-        IntArrayRef(r.sizes.data(), r.sizes.size() - 2));
+    const auto batch = detail::broadcast_sizes(op, IntArrayRef(l.sizes.data(), l.sizes.size() - 2),
+                                               IntArrayRef(r.sizes.data(), r.sizes.size() - 2));
     result = gemm(expand_batch(lhs, batch), expand_batch(rhs, batch));
   }
   if (a.sizes.size() == 1)

@@ -108,8 +108,8 @@ Tensor Tensor::argmax(std::optional<std::int64_t> dim, bool keepdim) const {
   PL_CHECK(impl.numel > 0, ShapeError,
            "argmax: expected a non-empty tensor; specify the reduction dim with argmax(dim)");
   // Over all elements: the index into the flattened tensor.
-  Tensor index = reduce_one_dim("argmax", ReduceOp::ArgMax, reshape({-1}), 0, false,
-                                ScalarType::Long);
+  Tensor index =
+      reduce_one_dim("argmax", ReduceOp::ArgMax, reshape({-1}), 0, false, ScalarType::Long);
   if (!keepdim)
     return index;
   return index.reshape(std::vector<std::int64_t>(impl.sizes.size(), 1));

@@ -1,9 +1,9 @@
 // Backend registration by device type, device resolution and availability.
 #include <sstream>
 
-#include <placelint/rule_ids.h>
 #include <pl/cuda.h>
 #include <pl/sim.h>
+#include <placelint/rule_ids.h>
 
 #include "core/builtin_backends.h"
 #include "core/internal.h"
@@ -63,8 +63,8 @@ Device resolve_device(Device requested, std::source_location loc) {
   case DeviceType::Sim: {
     const DeviceIndex index = requested.has_index() ? requested.index() : 0;
     PL_CHECK(index < sim::kDeviceCount, DeviceError, requested, " requested at ", where(loc),
-             ", but there are only ", sim::kDeviceCount, " sim devices (sim:0 to sim:",
-             sim::kDeviceCount - 1, ")");
+             ", but there are only ", sim::kDeviceCount,
+             " sim devices (sim:0 to sim:", sim::kDeviceCount - 1, ")");
     return Device(DeviceType::Sim, index);
   }
   case DeviceType::CUDA: {
@@ -74,9 +74,9 @@ Device resolve_device(Device requested, std::source_location loc) {
              where(loc), ", but no CUDA device is available (check pl::cuda::is_available())");
     const DeviceIndex index =
         requested.has_index() ? requested.index() : backend::cuda_backend().current_device();
-    PL_CHECK(index < count, DeviceError, PL_RULE_ID_UnguardedCuda ": ", requested,
-             " requested at ", where(loc), ", but only ", count, " CUDA device",
-             count == 1 ? " is" : "s are", " available (check pl::cuda::device_count())");
+    PL_CHECK(index < count, DeviceError, PL_RULE_ID_UnguardedCuda ": ", requested, " requested at ",
+             where(loc), ", but only ", count, " CUDA device", count == 1 ? " is" : "s are",
+             " available (check pl::cuda::device_count())");
     return Device(DeviceType::CUDA, index);
 #else
     fail<DeviceError>(PL_RULE_ID_UnguardedCuda ": ", requested, " requested at ", where(loc),

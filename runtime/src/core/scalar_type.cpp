@@ -19,9 +19,7 @@ std::string_view scalar_type_name(ScalarType type) {
   return "Unknown";
 }
 
-std::ostream &operator<<(std::ostream &os, ScalarType type) {
-  return os << scalar_type_name(type);
-}
+std::ostream &operator<<(std::ostream &os, ScalarType type) { return os << scalar_type_name(type); }
 
 ScalarType Scalar::promotion_type() const noexcept {
   switch (kind_) {

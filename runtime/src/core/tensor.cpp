@@ -146,8 +146,8 @@ void copy_bytes(const TensorImpl &dst, const TensorImpl &src, bool non_blocking)
   } else if (dst.device.is_cpu()) {
     backend_of(src.device).copy_to_host(to, from, src.device.index(), nbytes);
   } else if (src.device.type() == dst.device.type()) {
-    backend_of(src.device).copy_between_devices(to, dst.device.index(), from, src.device.index(),
-                                                nbytes);
+    backend_of(src.device)
+        .copy_between_devices(to, dst.device.index(), from, src.device.index(), nbytes);
   } else {
     // Different backends: through host memory.
     std::vector<char> staging(nbytes);
@@ -220,7 +220,8 @@ void Tensor::read_item(void *dst, ScalarType as, SourceLocation loc) const {
     // One element, copied on its own.
     host = detail::make_tensor({}, impl.dtype, Device(kCPU));
     detail::backend_of(impl.device)
-        .copy_to_host(host.data_ptr(), data_ptr(), impl.device.index(), pl::element_size(impl.dtype));
+        .copy_to_host(host.data_ptr(), data_ptr(), impl.device.index(),
+                      pl::element_size(impl.dtype));
   }
   const Scalar value = detail::cpu_scalar_value(*host.impl());
   backend::visit_dtype(as, [&](auto tag) {

@@ -13,8 +13,8 @@
 #include <unordered_map>
 #include <unordered_set>
 
-#include <placelint/rule_ids.h>
 #include <pl/transfer_guard.h>
+#include <placelint/rule_ids.h>
 
 #include "core/internal.h"
 
@@ -158,8 +158,8 @@ void guard_transfer(std::string_view op, const TensorImpl &src, Device target, S
     return;
   ThreadState &state = thread_state();
   const CallSite site{loc.file_name(), loc.line(), loc.column()};
-  const TransferRecord record{src.storage->id(), src.storage->version(), src.storage_offset,
-                              src.numel,         dtype,                  target};
+  const TransferRecord record{
+      src.storage->id(), src.storage->version(), src.storage_offset, src.numel, dtype, target};
 
   // (a) the same unchanged data copied to the same device again. item() is
   // a sync, not a copy one could hoist: it only counts towards (b).
@@ -173,8 +173,8 @@ void guard_transfer(std::string_view op, const TensorImpl &src, Device target, S
     }
     if (seen) {
       std::ostringstream message;
-      message << PL_RULE_ID_TransferInLoop ": " << op << ": the tensor copied from "
-              << src.device << " to " << target << " at " << where(site)
+      message << PL_RULE_ID_TransferInLoop ": " << op << ": the tensor copied from " << src.device
+              << " to " << target << " at " << where(site)
               << " was already copied there and has not changed since; hoist the transfer "
                  "out of the loop";
       report(state, level, Finding::RepeatedTransfer, site, message.str());

@@ -15,8 +15,8 @@ std::vector<std::int64_t> infer_sizes(std::string_view op, IntArrayRef requested
   std::int64_t known = 1;
   for (std::size_t i = 0; i < sizes.size(); ++i) {
     if (sizes[i] == -1) {
-      PL_CHECK(!inferred, ShapeError, op, ": only one dimension can be inferred (sizes ",
-               requested, ")");
+      PL_CHECK(!inferred, ShapeError, op, ": only one dimension can be inferred (sizes ", requested,
+               ")");
       inferred = i;
     } else {
       PL_CHECK(sizes[i] >= 0, ShapeError, op, ": invalid size ", sizes[i], " in ", requested);
@@ -83,9 +83,9 @@ Tensor Tensor::view(IntArrayRef sizes) const {
   const TensorImpl &impl = impl_ref();
   auto new_sizes = infer_sizes("view", sizes, impl.numel);
   auto strides = view_strides(impl, new_sizes);
-  PL_CHECK(strides.has_value(), ShapeError,
-           "view: sizes ", IntArrayRef(new_sizes), " are not compatible with the tensor's sizes ",
-           impl.sizes, " and strides ", impl.strides,
+  PL_CHECK(strides.has_value(), ShapeError, "view: sizes ", IntArrayRef(new_sizes),
+           " are not compatible with the tensor's sizes ", impl.sizes, " and strides ",
+           impl.strides,
            " (at least one dimension spans across two contiguous subspaces); use reshape instead");
   return detail::make_view(*this, std::move(new_sizes), std::move(*strides), impl.storage_offset);
 }
@@ -114,8 +114,8 @@ Tensor Tensor::transpose(std::int64_t dim0, std::int64_t dim1) const {
 
 Tensor Tensor::t() const {
   const TensorImpl &impl = impl_ref();
-  PL_CHECK(impl.sizes.size() <= 2, ShapeError, "t: expects a tensor with <= 2 dimensions, but it has ",
-           impl.sizes.size());
+  PL_CHECK(impl.sizes.size() <= 2, ShapeError,
+           "t: expects a tensor with <= 2 dimensions, but it has ", impl.sizes.size());
   if (impl.sizes.size() < 2)
     return detail::make_view(*this, impl.sizes, impl.strides, impl.storage_offset);
   return transpose(0, 1);
@@ -130,8 +130,8 @@ Tensor Tensor::narrow(std::int64_t dim, std::int64_t start, std::int64_t length)
   if (start < 0)
     start += extent;
   PL_CHECK(start >= 0 && start <= extent && length >= 0 && start + length <= extent, IndexError,
-           "narrow: start ", start, " and length ", length, " are out of range for dimension ",
-           d, " of size ", extent);
+           "narrow: start ", start, " and length ", length, " are out of range for dimension ", d,
+           " of size ", extent);
   auto sizes = impl.sizes;
   sizes[d] = length;
   return detail::make_view(*this, std::move(sizes), impl.strides,
@@ -193,8 +193,8 @@ Tensor Tensor::flatten(std::int64_t start_dim, std::int64_t end_dim) const {
     return reshape({1});
   const std::int64_t start = detail::wrap_dim("flatten", start_dim, ndim);
   const std::int64_t end = detail::wrap_dim("flatten", end_dim, ndim);
-  PL_CHECK(start <= end, IndexError, "flatten: start_dim ", start_dim,
-           " comes after end_dim ", end_dim);
+  PL_CHECK(start <= end, IndexError, "flatten: start_dim ", start_dim, " comes after end_dim ",
+           end_dim);
   std::vector<std::int64_t> sizes;
   std::int64_t merged = 1;
   for (std::int64_t d = 0; d < ndim; ++d) {

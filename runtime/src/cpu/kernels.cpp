@@ -206,45 +206,50 @@ void reduce_typed(backend::ReduceOp op, const TensorArg &out, const TensorArg &i
   TensorArg in_base = in;
   for (int d = 0; d < in.dim; ++d)
     in_base.sizes[d] = out.sizes[d];
-  const std::int64_t grain = std::max<std::int64_t>(1, kParallelGrain / std::max<std::int64_t>(1, space.count));
+  const std::int64_t grain =
+      std::max<std::int64_t>(1, kParallelGrain / std::max<std::int64_t>(1, space.count));
   parallel_for(0, numel_of(out), grain, [&](std::int64_t begin, std::int64_t end) {
     strided_range<2>(out, {&out, &in_base}, begin, end,
                      [&](const auto &off, std::int64_t n, const auto &st) {
-      for (std::int64_t i = 0; i < n; ++i) {
-        // An empty reduced extent reads nothing (and `in` may have no memory).
-        const T *block = space.count == 0 ? nullptr : x + off[1] + i * st[1];
-        const std::int64_t out_offset = off[0] + i * st[0];
-        switch (op) {
-        case backend::ReduceOp::Sum:
-        case backend::ReduceOp::Mean: {
-          T acc = functors::SumReduce::identity<T>();
-          for_each_reduced(space, [&](std::int64_t o) { acc = functors::SumReduce::combine(acc, block[o]); });
-          if constexpr (std::is_floating_point_v<T>) {
-            if (op == backend::ReduceOp::Mean)
-              acc = space.count == 0 ? std::numeric_limits<T>::quiet_NaN()
-                                     : acc / static_cast<T>(space.count);
-          }
-          static_cast<T *>(out.data)[out_offset] = acc;
-          break;
-        }
-        case backend::ReduceOp::Max: {
-          T acc = block[0];
-          for_each_reduced(space, [&](std::int64_t o) { acc = functors::MaxReduce::combine(acc, block[o]); });
-          static_cast<T *>(out.data)[out_offset] = acc;
-          break;
-        }
-        case backend::ReduceOp::ArgMax: {
-          functors::ArgMaxReduce::State<T> state{block[0], 0};
-          std::int64_t position = 0;
-          for_each_reduced(space, [&](std::int64_t o) {
-            state = functors::ArgMaxReduce::combine(state, block[o], position++);
-          });
-          static_cast<std::int64_t *>(out.data)[out_offset] = state.index;
-          break;
-        }
-        }
-      }
-    });
+                       for (std::int64_t i = 0; i < n; ++i) {
+                         // An empty reduced extent reads nothing (and `in` may have no memory).
+                         const T *block = space.count == 0 ? nullptr : x + off[1] + i * st[1];
+                         const std::int64_t out_offset = off[0] + i * st[0];
+                         switch (op) {
+                         case backend::ReduceOp::Sum:
+                         case backend::ReduceOp::Mean: {
+                           T acc = functors::SumReduce::identity<T>();
+                           for_each_reduced(space, [&](std::int64_t o) {
+                             acc = functors::SumReduce::combine(acc, block[o]);
+                           });
+                           if constexpr (std::is_floating_point_v<T>) {
+                             if (op == backend::ReduceOp::Mean)
+                               acc = space.count == 0 ? std::numeric_limits<T>::quiet_NaN()
+                                                      : acc / static_cast<T>(space.count);
+                           }
+                           static_cast<T *>(out.data)[out_offset] = acc;
+                           break;
+                         }
+                         case backend::ReduceOp::Max: {
+                           T acc = block[0];
+                           for_each_reduced(space, [&](std::int64_t o) {
+                             acc = functors::MaxReduce::combine(acc, block[o]);
+                           });
+                           static_cast<T *>(out.data)[out_offset] = acc;
+                           break;
+                         }
+                         case backend::ReduceOp::ArgMax: {
+                           functors::ArgMaxReduce::State<T> state{block[0], 0};
+                           std::int64_t position = 0;
+                           for_each_reduced(space, [&](std::int64_t o) {
+                             state = functors::ArgMaxReduce::combine(state, block[o], position++);
+                           });
+                           static_cast<std::int64_t *>(out.data)[out_offset] = state.index;
+                           break;
+                         }
+                         }
+                       }
+                     });
   });
 }
 
@@ -264,7 +269,8 @@ void fill(const TensorArg &out, backend::ScalarArg value) {
 
 void copy(const TensorArg &out, const TensorArg &in) {
   if (out.dtype == in.dtype && is_contiguous(out) && is_contiguous(in)) {
-    std::memcpy(out.data, in.data, static_cast<std::size_t>(numel_of(out)) * element_size(out.dtype));
+    std::memcpy(out.data, in.data,
+                static_cast<std::size_t>(numel_of(out)) * element_size(out.dtype));
     return;
   }
   backend::visit_dtype(out.dtype, [&](auto out_tag) {
@@ -307,9 +313,7 @@ void unary(backend::UnaryOp op, const TensorArg &out, const TensorArg &in) {
 void binary(backend::BinaryOp op, const TensorArg &out, const TensorArg &a, const TensorArg &b) {
   backend::visit_dtype(out.dtype, [&](auto tag) {
     using T = decltype(tag);
-    with_binary_functor(op, [&](auto functor) {
-      binary_typed<decltype(functor), T>(out, a, b);
-    });
+    with_binary_functor(op, [&](auto functor) { binary_typed<decltype(functor), T>(out, a, b); });
   });
 }
 

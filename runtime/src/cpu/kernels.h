@@ -15,8 +15,8 @@ void copy(const backend::TensorArg &out, const backend::TensorArg &in);
 void unary(backend::UnaryOp op, const backend::TensorArg &out, const backend::TensorArg &in);
 void binary(backend::BinaryOp op, const backend::TensorArg &out, const backend::TensorArg &a,
             const backend::TensorArg &b);
-void binary_scalar(backend::BinaryOp op, const backend::TensorArg &out,
-                   const backend::TensorArg &a, backend::ScalarArg s, bool scalar_is_lhs);
+void binary_scalar(backend::BinaryOp op, const backend::TensorArg &out, const backend::TensorArg &a,
+                   backend::ScalarArg s, bool scalar_is_lhs);
 void reduce(backend::ReduceOp op, const backend::TensorArg &out, const backend::TensorArg &in,
             std::uint32_t reduced_dims);
 void gemm(const backend::GemmArgs &args);

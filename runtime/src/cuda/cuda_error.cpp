@@ -56,12 +56,12 @@ void throwOutOfMemory(int device, std::size_t bytes, const std::string &detail) 
 }
 
 std::string formatBytes(std::size_t bytes) {
-  constexpr const char *kUnits[] = {"KiB", "MiB", "GiB", "TiB"};
+  constexpr const char *kUnits[] = {"KiB", "MiB", "GiB", "TiB", "PiB"};
   if (bytes < 1024)
     return std::to_string(bytes) + " bytes";
   double value = static_cast<double>(bytes);
   int unit = -1;
-  while (value >= 1024.0 && unit < 3) {
+  while (value >= 1024.0 && unit < 4) {
     value /= 1024.0;
     ++unit;
   }

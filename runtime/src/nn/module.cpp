@@ -20,9 +20,7 @@ std::string demangle(const char *name) {
 
 } // namespace
 
-std::string Module::name() const {
-  return name_.empty() ? demangle(typeid(*this).name()) : name_;
-}
+std::string Module::name() const { return name_.empty() ? demangle(typeid(*this).name()) : name_; }
 
 void Module::check_member_name(const std::string &name, const char *what) const {
   PL_CHECK(!name.empty(), Error, "register_", what, ": the name must not be empty");
@@ -61,8 +59,9 @@ void collect(const Module &module, const std::string &prefix, bool recurse, bool
 
 OrderedDict<std::string, Tensor> Module::named_parameters(bool recurse) const {
   OrderedDict<std::string, Tensor> out;
-  collect(*this, "", recurse, false, out,
-          [](const Module &m) -> const OrderedDict<std::string, Tensor> & { return m.parameters_; });
+  collect(
+      *this, "", recurse, false, out,
+      [](const Module &m) -> const OrderedDict<std::string, Tensor> & { return m.parameters_; });
   return out;
 }
 

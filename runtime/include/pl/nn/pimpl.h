@@ -58,9 +58,9 @@ protected:
 } // namespace pl::nn
 
 // PL_MODULE(Linear) declares pl::nn-style holder `Linear` over `LinearImpl`.
-#define PL_MODULE(Name)                                                                    \
-  class Name : public ::pl::nn::ModuleHolder<Name##Impl> {                                 \
-  public:                                                                                  \
-    using ::pl::nn::ModuleHolder<Name##Impl>::ModuleHolder;                                \
-    using Impl = Name##Impl;                                                               \
+#define PL_MODULE(Name)                                                                            \
+  class Name : public ::pl::nn::ModuleHolder<Name##Impl> {                                         \
+  public:                                                                                          \
+    using ::pl::nn::ModuleHolder<Name##Impl>::ModuleHolder;                                        \
+    using Impl = Name##Impl;                                                                       \
   }

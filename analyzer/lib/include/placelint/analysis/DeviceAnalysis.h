@@ -40,7 +40,13 @@ struct ValueFact {
   const clang::Expr *TransferCall = nullptr;
   DeviceSet TransferSource;
 
-  static ValueFact unknown() { return ValueFact{DeviceSet::unknown()}; }
+  static ValueFact on(DeviceSet Devices, ZeroDim Dim = ZeroDim::Unknown) {
+    ValueFact Fact;
+    Fact.Devices = Devices;
+    Fact.Dim = Dim;
+    return Fact;
+  }
+  static ValueFact unknown() { return on(DeviceSet::unknown()); }
   ValueFact join(const ValueFact &Other) const;
   // Where the value got Device, one of its members.
   Origin originOf(const AbstractDevice &Device) const;
