@@ -37,8 +37,8 @@ std::optional<AbstractDevice> parseDeviceString(llvm::StringRef Text) {
     return AbstractDevice::cpu();
   if (Type == "cuda")
     return HasIndex ? AbstractDevice::cuda(*Index) : AbstractDevice::cuda();
-  if (Type == "sim" && HasIndex)
-    return AbstractDevice::sim(*Index);
+  if (Type == "sim")
+    return HasIndex ? AbstractDevice::sim(*Index) : AbstractDevice::sim();
   return std::nullopt;
 }
 

@@ -138,6 +138,9 @@ int main(int argc, const char **argv) {
   Options.Executable = llvm::sys::fs::getMainExecutable(argv[0], (void *)&usageError);
   Options.Inputs = Inputs;
   Options.BuildPath = givenString(BuildPath);
+  // `-p build/compile_commands.json` names the database itself: take its directory.
+  if (Options.BuildPath && llvm::sys::fs::is_regular_file(*Options.BuildPath))
+    Options.BuildPath = llvm::sys::path::parent_path(absolutePath(*Options.BuildPath)).str();
   Options.CompileArgs = std::move(CompileArgs);
   Options.Tidy.Checks = givenString(Checks);
   Options.Tidy.Config = givenString(Config);

@@ -55,6 +55,7 @@ int main(int argc, char **argv) {
     return 0;
   } catch (const pl::Error &error) {
     // For example cuda:0 on a machine without a GPU (placement-unguarded-cuda).
+    std::cout.flush();
     std::fprintf(stderr, "quickstart: %s\n", error.what());
     return 2;
   }

@@ -45,7 +45,7 @@ def catalogue():
 class SampleProject:
     """A configured copy of the sample project in a temporary directory."""
 
-    def __init__(self, with_broken_file=False):
+    def __init__(self, with_broken_file=False, with_crashing_file=False):
         self.temp = tempfile.TemporaryDirectory(prefix="placelint-tool-")
         self.root = os.path.join(self.temp.name, "sample")
         shutil.copytree(SAMPLE, self.root)
@@ -54,7 +54,8 @@ class SampleProject:
                         "-DCMAKE_CXX_COMPILER=" + os.environ.get("CXX", "clang++-19"),
                         "-DSAMPLE_INCLUDE_DIRS="
                         + os.environ["SAMPLE_INCLUDE_DIRS"].replace(os.pathsep, ";"),
-                        "-DSAMPLE_WITH_BROKEN_FILE=" + ("ON" if with_broken_file else "OFF")],
+                        "-DSAMPLE_WITH_BROKEN_FILE=" + ("ON" if with_broken_file else "OFF"),
+                        "-DSAMPLE_WITH_CRASHING_FILE=" + ("ON" if with_crashing_file else "OFF")],
                        check=True, stdout=subprocess.DEVNULL)
 
     def close(self):
@@ -111,9 +112,10 @@ def sarif_findings(run):
 
 class ToolTest(unittest.TestCase):
     with_broken_file = False
+    with_crashing_file = False
 
     def setUp(self):
-        self.sample = SampleProject(self.with_broken_file)
+        self.sample = SampleProject(self.with_broken_file, self.with_crashing_file)
         self.addCleanup(self.sample.close)
 
     def run_json(self, *args):
@@ -199,6 +201,13 @@ class JsonOutput(ToolTest):
         self.assertEqual(0, summary["filesFailed"])
         self.assertEqual(sorted(os.path.relpath(u["file"], self.sample.root)
                                 for u in self.sample.units()), document["files"])
+
+    def test_build_path_may_name_the_database_file(self):
+        database = os.path.join(self.sample.build, "compile_commands.json")
+        result = subprocess.run([PLACELINT, "-p", database, "--format=json"], cwd=self.sample.root,
+                                capture_output=True, text=True)
+        self.assertEqual(1, result.returncode, result.stderr)
+        self.assertEqual(self.sample.expected(), json_findings(json.loads(result.stdout)))
 
     def test_output_file_instead_of_stdout(self):
         report = self.sample.path("report.json")
@@ -380,6 +389,25 @@ class BrokenFile(ToolTest):
         self.assertEqual(2, result.returncode)
         self.assertRegex(result.stdout, r"src/broken.cpp:5:16: error: no member named "
                                         r"'no_such_method'")
+
+
+class CrashingFile(ToolTest):
+    with_crashing_file = True
+
+    def test_a_crash_costs_one_file_not_the_run(self):
+        result = self.sample.run("--format=sarif", "-j2")
+        self.assertEqual(2, result.returncode, result.stderr)
+        log = json.loads(result.stdout)
+        self.assert_valid_sarif(log)
+        run = log["runs"][0]
+        self.assertEqual(self.sample.expected(), sarif_findings(run))
+        (notification,) = run["invocations"][0]["toolExecutionNotifications"]
+        self.assertEqual("crash", notification["descriptor"]["id"])
+        self.assertIn("crashed", notification["message"]["text"])
+        where = notification["locations"][0]["physicalLocation"]["artifactLocation"]
+        self.assertEqual("src/crash.cpp", where["uri"])
+        self.assertTrue(result.stderr.strip().endswith(
+            "%d files analysed, 1 failed" % (len(self.sample.units()) - 1)))
 
 
 class Parallelism(ToolTest):

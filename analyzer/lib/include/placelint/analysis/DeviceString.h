@@ -1,8 +1,8 @@
-// The device-string grammar ("cpu", "cuda", "cuda:N", "sim:N"), for string
-// literals such as `t.to("cuda:1")`. It must accept exactly what the runtime's
-// pl::Device parser accepts: no leading zeros, no written negative index, no
-// index on cpu, an index required on sim. The analyzer links no runtime, so
-// the grammar is restated here and unit-tested against the same cases.
+// The device-string grammar, for string literals such as `t.to("cuda:1")`:
+//   cpu | cuda | cuda:N | sim | sim:N      N: decimal, no sign, no leading zeros
+// It must accept exactly what the runtime's pl::Device::parse accepts
+// (runtime/src/core/device.cpp). The analyzer links no runtime, so the
+// grammar is restated here and unit-tested against the same cases.
 #pragma once
 
 #include "placelint/analysis/DeviceLattice.h"
