@@ -1,49 +1,28 @@
 #include <pl/device.h>
 #include <pl/error.h>
 
-#include <limits>
+#include <placelint/device_grammar.h>
+
 #include <ostream>
 
 namespace pl {
 namespace {
 
-constexpr std::string_view kGrammar =
-    "expected cpu, cuda, cuda:N, sim or sim:N, with N a non-negative decimal index "
-    "without leading zeros";
-
 [[noreturn]] void reject(std::string_view text, std::string_view why) {
-  detail::fail<DeviceError>("invalid device string '", text, "': ", why, "; ", kGrammar);
+  detail::fail<DeviceError>("invalid device string '", text, "': ", why, "; ",
+                            placelint::kDeviceGrammar);
 }
 
-// Parses N of "type:N": digits only, no sign, no leading zero, fits DeviceIndex.
-DeviceIndex parse_index(std::string_view text, std::string_view digits) {
-  if (digits.empty())
-    reject(text, "missing index after ':'");
-  if (digits.size() > 1 && digits.front() == '0')
-    reject(text, "leading zero in index");
-  int value = 0;
-  for (char c : digits) {
-    if (c < '0' || c > '9')
-      reject(text, "index is not a non-negative decimal number");
-    value = value * 10 + (c - '0');
-    if (value > std::numeric_limits<DeviceIndex>::max())
-      reject(text, "index out of range");
-  }
-  return static_cast<DeviceIndex>(value);
-}
+// DeviceType mirrors the shared grammar's DeviceKind value for value, so the
+// two convert by a cast.
+static_assert(static_cast<int>(DeviceType::CPU) == static_cast<int>(placelint::DeviceKind::CPU));
+static_assert(static_cast<int>(DeviceType::CUDA) == static_cast<int>(placelint::DeviceKind::CUDA));
+static_assert(static_cast<int>(DeviceType::Sim) == static_cast<int>(placelint::DeviceKind::Sim));
 
 } // namespace
 
 std::string_view device_type_name(DeviceType type) {
-  switch (type) {
-  case DeviceType::CPU:
-    return "cpu";
-  case DeviceType::CUDA:
-    return "cuda";
-  case DeviceType::Sim:
-    return "sim";
-  }
-  return "unknown";
+  return placelint::deviceKindName(static_cast<placelint::DeviceKind>(type));
 }
 
 std::ostream &operator<<(std::ostream &os, DeviceType type) { return os << device_type_name(type); }
@@ -68,22 +47,10 @@ void Device::validate() const {
 }
 
 Device Device::parse(std::string_view text) {
-  const std::size_t colon = text.find(':');
-  const std::string_view name = text.substr(0, colon);
-  DeviceType type;
-  if (name == "cpu")
-    type = DeviceType::CPU;
-  else if (name == "cuda")
-    type = DeviceType::CUDA;
-  else if (name == "sim")
-    type = DeviceType::Sim;
-  else
-    reject(text, "unknown device type");
-  if (colon == std::string_view::npos)
-    return Device(type);
-  if (type == DeviceType::CPU)
-    reject(text, "the cpu device takes no index");
-  return Device(type, parse_index(text, text.substr(colon + 1)));
+  const placelint::ParsedDevice parsed = placelint::parseDevice(text);
+  if (!parsed.ok())
+    reject(text, placelint::deviceParseErrorText(parsed.error));
+  return Device(static_cast<DeviceType>(parsed.kind), parsed.index);
 }
 
 std::string Device::str() const {
