@@ -8,7 +8,11 @@ import os
 
 import lit.formats
 
-config.name = "placelint-" + lit_config.params.get("mode", "both")
+mode = lit_config.params.get("mode", "both")
+if mode not in ("plugin", "placelint", "both"):
+    lit_config.fatal("--param mode=%s: expected plugin, placelint or both" % mode)
+
+config.name = "placelint-" + mode
 config.test_format = lit.formats.ShTest(execute_external=True)
 config.suffixes = [".cpp"]
 # Directories under test/ that hold GoogleTest sources, not lit tests, and
@@ -18,13 +22,6 @@ config.excludes = ["Inputs", "CMakeLists.txt", "analysis", "runtime", "cuda",
 config.test_source_root = os.path.dirname(__file__)
 config.test_exec_root = os.path.join(config.placelint_obj_root, "test")
 
-mode = lit_config.params.get("mode", "both")
-if mode not in ("plugin", "placelint", "both"):
-    lit_config.fatal("--param mode=%s: expected plugin, placelint or both" % mode)
-if mode in ("plugin", "both"):
-    config.available_features.add("mode-plugin")
-if mode in ("placelint", "both"):
-    config.available_features.add("mode-placelint")
 if os.path.exists(os.path.join(config.torch_api_include_dir, "torch", "torch.h")):
     config.available_features.add("libtorch")
 
@@ -46,5 +43,3 @@ config.substitutions.append(("%pl_includes", include_flags(config.pl_include_dir
 config.substitutions.append(("%torch_includes", "-isystem " + config.torch_api_include_dir))
 config.substitutions.append(("%torch_api_dir", config.torch_api_include_dir))
 config.substitutions.append(("%examples", os.path.join(config.placelint_src_root, "examples")))
-config.substitutions.append(("%FileCheck", config.filecheck))
-config.substitutions.append(("%python", config.python_executable))

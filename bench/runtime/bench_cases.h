@@ -15,7 +15,7 @@ struct BenchCase {
 };
 
 // Pins the library to one thread and returns its cases.
-std::vector<BenchCase> setUpPl();
+std::vector<BenchCase> set_up_pl();
 #if defined(PL_BENCH_HAVE_LIBTORCH)
-std::vector<BenchCase> setUpLibtorch();
+std::vector<BenchCase> set_up_libtorch();
 #endif

@@ -12,7 +12,7 @@ using BenchScope = c10::InferenceMode;
 #define BENCH_NS torch
 #include "bench_cases.inc"
 
-std::vector<BenchCase> setUpLibtorch() {
+std::vector<BenchCase> set_up_libtorch() {
   torch::set_num_threads(1);
-  return benchCases();
+  return bench_cases();
 }

@@ -15,16 +15,16 @@ namespace {
 // libtorch process (libopenblas.so.0 and the libblas.so.3 alternative are
 // separate copies with separate thread settings): pin each copy that is
 // loaded. Returns what was pinned, for the report's context.
-std::string pinOpenBlasToOneThread() {
+std::string pin_openblas_to_one_thread() {
   std::string pinned;
   for (const char *library : {"libopenblas.so.0", "libblas.so.3"}) {
     void *handle = dlopen(library, RTLD_LAZY | RTLD_NOLOAD);
     if (handle == nullptr)
       continue;
     using SetThreads = void (*)(int);
-    auto setThreads = reinterpret_cast<SetThreads>(dlsym(handle, "openblas_set_num_threads"));
-    if (setThreads != nullptr) {
-      setThreads(1);
+    auto set_threads = reinterpret_cast<SetThreads>(dlsym(handle, "openblas_set_num_threads"));
+    if (set_threads != nullptr) {
+      set_threads(1);
       pinned += pinned.empty() ? library : std::string(", ") + library;
     }
     dlclose(handle);
@@ -34,29 +34,29 @@ std::string pinOpenBlasToOneThread() {
 
 // CPU time is measured for the whole process, so that work a library hands
 // to its own threads counts as well.
-void registerCase(const BenchCase &benchCase, const char *library) {
-  benchmark::RegisterBenchmark((std::string(benchCase.name) + "/" + library).c_str(),
-                               benchCase.run, benchCase.size)
+void register_case(const BenchCase &bench_case, const char *library) {
+  benchmark::RegisterBenchmark((std::string(bench_case.name) + "/" + library).c_str(),
+                               bench_case.run, bench_case.size)
       ->MeasureProcessCPUTime();
 }
 
 } // namespace
 
 int main(int argc, char **argv) {
-  const std::vector<BenchCase> plCases = setUpPl();
+  const std::vector<BenchCase> pl_cases = set_up_pl();
 #if defined(PL_BENCH_HAVE_LIBTORCH)
-  const std::vector<BenchCase> libtorchCases = setUpLibtorch();
+  const std::vector<BenchCase> libtorch_cases = set_up_libtorch();
   benchmark::AddCustomContext("libtorch", "1 thread (torch::set_num_threads), InferenceMode");
 #else
   benchmark::AddCustomContext("libtorch", "not built (libtorch-dev not found)");
 #endif
   benchmark::AddCustomContext("pl", "1 thread (pl::set_num_threads)");
-  benchmark::AddCustomContext("openblas_one_thread", pinOpenBlasToOneThread());
+  benchmark::AddCustomContext("openblas_one_thread", pin_openblas_to_one_thread());
 
-  for (std::size_t i = 0; i < plCases.size(); ++i) {
-    registerCase(plCases[i], "pl");
+  for (std::size_t i = 0; i < pl_cases.size(); ++i) {
+    register_case(pl_cases[i], "pl");
 #if defined(PL_BENCH_HAVE_LIBTORCH)
-    registerCase(libtorchCases[i], "libtorch");
+    register_case(libtorch_cases[i], "libtorch");
 #endif
   }
 

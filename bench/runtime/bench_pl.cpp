@@ -11,7 +11,7 @@ struct BenchScope {};
 #define BENCH_NS pl
 #include "bench_cases.inc"
 
-std::vector<BenchCase> setUpPl() {
+std::vector<BenchCase> set_up_pl() {
   pl::set_num_threads(1);
-  return benchCases();
+  return bench_cases();
 }

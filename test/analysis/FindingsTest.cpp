@@ -163,6 +163,22 @@ struct Model {
                           "in operator+"));
 }
 
+TEST(MixedDeviceFindingsTest, ModuleToOnThisForgetsFields) {
+  EXPECT_THAT(findings(R"cpp(
+struct Net : nn::Module {
+  Tensor w;
+  Tensor run(Device d) {
+    w = zeros({2});
+    auto a = w + zeros({2}).cuda();
+    to(d);
+    return w + zeros({2}).cuda();
+  }
+};
+)cpp", "run"),
+              ElementsAre("mixed L8 'w'@cpu(created L7) 'zeros({2}).cuda()'@cuda(moved L8) "
+                          "in operator+"));
+}
+
 TEST(MixedDeviceFindingsTest, ListsAndModules) {
   EXPECT_THAT(findings(R"cpp(
 void f() {

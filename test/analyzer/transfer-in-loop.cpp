@@ -119,6 +119,16 @@ void sourceChangesInTheLoop(int steps) {
   }
 }
 
+// Moved in place of itself: only the first iteration copies; afterwards the
+// tensor is already on the target and to() returns it.
+void movedOntoItself(int steps) {
+  pl::Tensor state = pl::ones({4});
+  for (int i = 0; i < steps; ++i) {
+    state = state.to(pl::kCUDA);
+    consume(state);
+  }
+}
+
 // The target changes on every iteration: each copy goes somewhere else.
 void targetChangesInTheLoop(const std::vector<pl::Device> &devices) {
   pl::Tensor weights = pl::ones({4});

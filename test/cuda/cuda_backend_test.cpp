@@ -33,23 +33,23 @@ protected:
   }
 };
 
-pl::Tensor randomOnCpu(pl::IntArrayRef sizes, pl::ScalarType dtype = pl::kFloat) {
+pl::Tensor random_on_cpu(pl::IntArrayRef sizes, pl::ScalarType dtype = pl::kFloat) {
   return pl::randn(sizes, pl::dtype(dtype));
 }
 
-// `onCuda` was computed on cuda:0 and must match `onCpu` (same dtype, sizes,
+// `on_cuda` was computed on cuda:0 and must match `on_cpu` (same dtype, sizes,
 // values within tolerance for floating types, exactly otherwise).
-void expectMatchesCpu(const pl::Tensor &onCuda, const pl::Tensor &onCpu, double rtol = 1e-5,
-                      double atol = 1e-6) {
-  ASSERT_EQ(onCuda.device(), kCuda0);
-  ASSERT_TRUE(onCpu.is_cpu());
-  const pl::Tensor back = onCuda.cpu();
-  ASSERT_EQ(back.dtype(), onCpu.dtype());
-  ASSERT_EQ(back.sizes().vec(), onCpu.sizes().vec());
-  if (onCpu.is_floating_point())
-    EXPECT_TRUE(back.allclose(onCpu, rtol, atol)) << "cuda:\n" << back << "\ncpu:\n" << onCpu;
+void expect_matches_cpu(const pl::Tensor &on_cuda, const pl::Tensor &on_cpu, double rtol = 1e-5,
+                        double atol = 1e-6) {
+  ASSERT_EQ(on_cuda.device(), kCuda0);
+  ASSERT_TRUE(on_cpu.is_cpu());
+  const pl::Tensor back = on_cuda.cpu();
+  ASSERT_EQ(back.dtype(), on_cpu.dtype());
+  ASSERT_EQ(back.sizes().vec(), on_cpu.sizes().vec());
+  if (on_cpu.is_floating_point())
+    EXPECT_TRUE(back.allclose(on_cpu, rtol, atol)) << "cuda:\n" << back << "\ncpu:\n" << on_cpu;
   else
-    EXPECT_TRUE(back.equal(onCpu)) << "cuda:\n" << back << "\ncpu:\n" << onCpu;
+    EXPECT_TRUE(back.equal(on_cpu)) << "cuda:\n" << back << "\ncpu:\n" << on_cpu;
 }
 
 // ---- transfers -------------------------------------------------------------
@@ -57,7 +57,7 @@ void expectMatchesCpu(const pl::Tensor &onCuda, const pl::Tensor &onCpu, double 
 TEST_F(CudaTest, RoundTripKeepsValuesOfEveryDtype) {
   pl::manual_seed(1);
   for (pl::ScalarType dtype : {pl::kFloat, pl::kDouble, pl::kLong, pl::kBool}) {
-    const pl::Tensor host = (randomOnCpu({7, 5}) * 10).to(dtype);
+    const pl::Tensor host = (random_on_cpu({7, 5}) * 10).to(dtype);
     const pl::Tensor device = host.to(kCuda0);
     EXPECT_EQ(device.device(), kCuda0);
     EXPECT_EQ(device.dtype(), dtype);
@@ -96,12 +96,12 @@ TEST_F(CudaTest, NonBlockingCopiesInSequenceKeepTheirOwnData) {
 
 TEST_F(CudaTest, CopyIntoDeviceTensorFromHostAndBack) {
   pl::manual_seed(2);
-  const pl::Tensor host = randomOnCpu({4, 6});
+  const pl::Tensor host = random_on_cpu({4, 6});
   const pl::Tensor device = pl::empty({4, 6}, pl::device(kCuda0));
   device.copy_(host);
-  const pl::Tensor hostAgain = pl::empty({4, 6});
-  hostAgain.copy_(device);
-  EXPECT_TRUE(hostAgain.equal(host));
+  const pl::Tensor host_again = pl::empty({4, 6});
+  host_again.copy_(device);
+  EXPECT_TRUE(host_again.equal(host));
 }
 
 TEST_F(CudaTest, ItemReadsOneElement) {
@@ -116,16 +116,16 @@ TEST_F(CudaTest, FactoriesMatchCpu) {
   for (pl::ScalarType dtype : {pl::kFloat, pl::kDouble, pl::kLong, pl::kBool}) {
     const auto cuda = pl::TensorOptions(kCuda0).dtype(dtype);
     const auto cpu = pl::dtype(dtype);
-    expectMatchesCpu(pl::zeros({3, 4}, cuda), pl::zeros({3, 4}, cpu));
-    expectMatchesCpu(pl::ones({3, 4}, cuda), pl::ones({3, 4}, cpu));
-    expectMatchesCpu(pl::full({2, 2}, 3, cuda), pl::full({2, 2}, 3, cpu));
+    expect_matches_cpu(pl::zeros({3, 4}, cuda), pl::zeros({3, 4}, cpu));
+    expect_matches_cpu(pl::ones({3, 4}, cuda), pl::ones({3, 4}, cpu));
+    expect_matches_cpu(pl::full({2, 2}, 3, cuda), pl::full({2, 2}, 3, cpu));
   }
-  expectMatchesCpu(pl::arange(0, 10, 3, pl::device(kCuda0)), pl::arange(0, 10, 3));
-  expectMatchesCpu(pl::tensor({1.5, -2.0}, pl::device(kCuda0)), pl::tensor({1.5, -2.0}));
+  expect_matches_cpu(pl::arange(0, 10, 3, pl::device(kCuda0)), pl::arange(0, 10, 3));
+  expect_matches_cpu(pl::tensor({1.5, -2.0}, pl::device(kCuda0)), pl::tensor({1.5, -2.0}));
   pl::manual_seed(3);
-  const pl::Tensor onCuda = pl::randn({64}, pl::device(kCuda0));
+  const pl::Tensor on_cuda = pl::randn({64}, pl::device(kCuda0));
   pl::manual_seed(3);
-  expectMatchesCpu(onCuda, pl::randn({64}));
+  expect_matches_cpu(on_cuda, pl::randn({64}));
 }
 
 TEST_F(CudaTest, FillInPlaceOnStridedView) {
@@ -133,18 +133,18 @@ TEST_F(CudaTest, FillInPlaceOnStridedView) {
   const pl::Tensor cuda = cpu.to(kCuda0);
   cpu.transpose(0, 1).narrow(0, 1, 3).fill_(5);
   cuda.transpose(0, 1).narrow(0, 1, 3).fill_(5);
-  expectMatchesCpu(cuda, cpu);
+  expect_matches_cpu(cuda, cpu);
 }
 
 TEST_F(CudaTest, StridedCopyAndCastMatchCpu) {
   pl::manual_seed(4);
-  const pl::Tensor cpu = randomOnCpu({5, 7, 3}) * 4;
+  const pl::Tensor cpu = random_on_cpu({5, 7, 3}) * 4;
   const pl::Tensor cuda = cpu.to(kCuda0);
-  expectMatchesCpu(cuda.transpose(0, 2).contiguous(), cpu.transpose(0, 2).contiguous());
-  expectMatchesCpu(cuda.narrow(1, 2, 4).clone(), cpu.narrow(1, 2, 4).clone());
+  expect_matches_cpu(cuda.transpose(0, 2).contiguous(), cpu.transpose(0, 2).contiguous());
+  expect_matches_cpu(cuda.narrow(1, 2, 4).clone(), cpu.narrow(1, 2, 4).clone());
   for (pl::ScalarType dtype : {pl::kDouble, pl::kLong, pl::kBool})
-    expectMatchesCpu(cuda.transpose(1, 2).to(dtype), cpu.transpose(1, 2).to(dtype));
-  expectMatchesCpu(cuda.to(pl::kLong).to(pl::kFloat), cpu.to(pl::kLong).to(pl::kFloat));
+    expect_matches_cpu(cuda.transpose(1, 2).to(dtype), cpu.transpose(1, 2).to(dtype));
+  expect_matches_cpu(cuda.to(pl::kLong).to(pl::kFloat), cpu.to(pl::kLong).to(pl::kFloat));
 }
 
 TEST_F(CudaTest, CopyBroadcastsIntoDestination) {
@@ -153,7 +153,7 @@ TEST_F(CudaTest, CopyBroadcastsIntoDestination) {
   const pl::Tensor row = pl::arange(4, pl::dtype(pl::kDouble));
   cpu.copy_(row);
   cuda.copy_(row.to(kCuda0));
-  expectMatchesCpu(cuda, cpu);
+  expect_matches_cpu(cuda, cpu);
 }
 
 // ---- elementwise -----------------------------------------------------------
@@ -161,26 +161,26 @@ TEST_F(CudaTest, CopyBroadcastsIntoDestination) {
 TEST_F(CudaTest, UnaryOpsMatchCpu) {
   pl::manual_seed(5);
   for (pl::ScalarType dtype : {pl::kFloat, pl::kDouble}) {
-    const pl::Tensor cpu = randomOnCpu({33, 17}, dtype);
+    const pl::Tensor cpu = random_on_cpu({33, 17}, dtype);
     const pl::Tensor cuda = cpu.to(kCuda0);
-    expectMatchesCpu(cuda.neg(), cpu.neg());
-    expectMatchesCpu(cuda.relu(), cpu.relu());
-    expectMatchesCpu(cuda.exp(), cpu.exp());
-    expectMatchesCpu(cuda.exp().log(), cpu.exp().log());
-    expectMatchesCpu(cuda.t().relu(), cpu.t().relu());
+    expect_matches_cpu(cuda.neg(), cpu.neg());
+    expect_matches_cpu(cuda.relu(), cpu.relu());
+    expect_matches_cpu(cuda.exp(), cpu.exp());
+    expect_matches_cpu(cuda.exp().log(), cpu.exp().log());
+    expect_matches_cpu(cuda.t().relu(), cpu.t().relu());
   }
   const pl::Tensor longs = pl::arange(-5, 5);
-  expectMatchesCpu(longs.to(kCuda0).neg(), longs.neg());
-  expectMatchesCpu(longs.to(kCuda0).relu(), longs.relu());
+  expect_matches_cpu(longs.to(kCuda0).neg(), longs.neg());
+  expect_matches_cpu(longs.to(kCuda0).relu(), longs.relu());
 }
 
 TEST_F(CudaTest, UnaryInPlaceMatchesCpu) {
   pl::manual_seed(6);
-  const pl::Tensor cpu = randomOnCpu({100});
+  const pl::Tensor cpu = random_on_cpu({100});
   const pl::Tensor cuda = cpu.to(kCuda0);
   cpu.relu_().neg_();
   cuda.relu_().neg_();
-  expectMatchesCpu(cuda, cpu);
+  expect_matches_cpu(cuda, cpu);
 }
 
 TEST_F(CudaTest, LogOfNegativeIsNanAsOnCpu) {
@@ -194,68 +194,68 @@ TEST_F(CudaTest, LogOfNegativeIsNanAsOnCpu) {
 TEST_F(CudaTest, BinaryOpsWithBroadcastingMatchCpu) {
   pl::manual_seed(7);
   for (pl::ScalarType dtype : {pl::kFloat, pl::kDouble}) {
-    const pl::Tensor a = randomOnCpu({4, 1, 6}, dtype);
-    const pl::Tensor b = randomOnCpu({3, 1}, dtype).exp(); // nonzero divisor
+    const pl::Tensor a = random_on_cpu({4, 1, 6}, dtype);
+    const pl::Tensor b = random_on_cpu({3, 1}, dtype).exp(); // nonzero divisor
     const pl::Tensor ca = a.to(kCuda0), cb = b.to(kCuda0);
-    expectMatchesCpu(ca + cb, a + b);
-    expectMatchesCpu(ca - cb, a - b);
-    expectMatchesCpu(ca * cb, a * b);
-    expectMatchesCpu(ca / cb, a / b);
-    expectMatchesCpu(cb.t() * ca.transpose(1, 2), b.t() * a.transpose(1, 2));
+    expect_matches_cpu(ca + cb, a + b);
+    expect_matches_cpu(ca - cb, a - b);
+    expect_matches_cpu(ca * cb, a * b);
+    expect_matches_cpu(ca / cb, a / b);
+    expect_matches_cpu(cb.t() * ca.transpose(1, 2), b.t() * a.transpose(1, 2));
   }
 }
 
 TEST_F(CudaTest, IntegerAndBoolBinaryOpsMatchCpu) {
   const pl::Tensor a = pl::arange(-6, 6).view({3, 4});
   const pl::Tensor b = pl::arange(4);
-  expectMatchesCpu(a.to(kCuda0) + b.to(kCuda0), a + b);
-  expectMatchesCpu(a.to(kCuda0) - b.to(kCuda0), a - b);
-  expectMatchesCpu(a.to(kCuda0) * b.to(kCuda0), a * b);
+  expect_matches_cpu(a.to(kCuda0) + b.to(kCuda0), a + b);
+  expect_matches_cpu(a.to(kCuda0) - b.to(kCuda0), a - b);
+  expect_matches_cpu(a.to(kCuda0) * b.to(kCuda0), a * b);
   const pl::Tensor p = pl::tensor({true, false, true, false});
   const pl::Tensor q = pl::tensor({true, true, false, false});
-  expectMatchesCpu(p.to(kCuda0) + q.to(kCuda0), p + q);
-  expectMatchesCpu(p.to(kCuda0) * q.to(kCuda0), p * q);
+  expect_matches_cpu(p.to(kCuda0) + q.to(kCuda0), p + q);
+  expect_matches_cpu(p.to(kCuda0) * q.to(kCuda0), p * q);
 }
 
 TEST_F(CudaTest, ScalarOperandsMatchCpu) {
   pl::manual_seed(8);
-  const pl::Tensor a = randomOnCpu({5, 5});
+  const pl::Tensor a = random_on_cpu({5, 5});
   const pl::Tensor ca = a.to(kCuda0);
-  expectMatchesCpu(ca + 2, a + 2);
-  expectMatchesCpu(2 - ca, 2 - a);
-  expectMatchesCpu(ca * 0.5, a * 0.5);
-  expectMatchesCpu(3 / ca.exp(), 3 / a.exp());
-  expectMatchesCpu(ca.t() / 4, a.t() / 4);
+  expect_matches_cpu(ca + 2, a + 2);
+  expect_matches_cpu(2 - ca, 2 - a);
+  expect_matches_cpu(ca * 0.5, a * 0.5);
+  expect_matches_cpu(3 / ca.exp(), 3 / a.exp());
+  expect_matches_cpu(ca.t() / 4, a.t() / 4);
   const pl::Tensor longs = pl::arange(10);
-  expectMatchesCpu(longs.to(kCuda0) * 3, longs * 3);
-  expectMatchesCpu(longs.to(kCuda0) / 4, longs / 4); // true division: Float
+  expect_matches_cpu(longs.to(kCuda0) * 3, longs * 3);
+  expect_matches_cpu(longs.to(kCuda0) / 4, longs / 4); // true division: Float
 }
 
 TEST_F(CudaTest, CpuZeroDimTensorTakesPartAsScalar) {
   const pl::Tensor a = pl::arange(6, pl::dtype(pl::kFloat));
   const pl::Tensor scale = pl::tensor(2.0);
   const pl::Tensor result = a.to(kCuda0) * scale;
-  expectMatchesCpu(result, a * scale);
+  expect_matches_cpu(result, a * scale);
 }
 
 TEST_F(CudaTest, InPlaceBinaryWithBroadcastMatchesCpu) {
   pl::manual_seed(9);
-  const pl::Tensor cpu = randomOnCpu({6, 8});
+  const pl::Tensor cpu = random_on_cpu({6, 8});
   const pl::Tensor cuda = cpu.to(kCuda0);
-  const pl::Tensor row = randomOnCpu({8});
+  const pl::Tensor row = random_on_cpu({8});
   cpu.add_(row).mul_(3).sub_(cpu).div_(2);
   cuda.add_(row.to(kCuda0)).mul_(3).sub_(cuda).div_(2);
-  expectMatchesCpu(cuda, cpu);
+  expect_matches_cpu(cuda, cpu);
   cpu.narrow(1, 2, 3) += 1;
   cuda.narrow(1, 2, 3) += 1;
-  expectMatchesCpu(cuda, cpu);
+  expect_matches_cpu(cuda, cpu);
 }
 
 TEST_F(CudaTest, LargeElementwiseMatchesCpu) {
   pl::manual_seed(10);
-  const pl::Tensor a = randomOnCpu({1 << 20});
-  const pl::Tensor b = randomOnCpu({1 << 20});
-  expectMatchesCpu(a.to(kCuda0) * b.to(kCuda0) + 1, a * b + 1);
+  const pl::Tensor a = random_on_cpu({1 << 20});
+  const pl::Tensor b = random_on_cpu({1 << 20});
+  expect_matches_cpu(a.to(kCuda0) * b.to(kCuda0) + 1, a * b + 1);
 }
 
 // ---- reductions -------------------------------------------------------------
@@ -265,55 +265,55 @@ TEST_F(CudaTest, ReductionsOverAllMatchCpu) {
   // Sizes on both sides of the kernel choices: few elements, one block per
   // output, and a reduction split across blocks.
   for (std::int64_t n : {1, 7, 32, 33, 1000, 100000, 3000001}) {
-    const pl::Tensor cpu = randomOnCpu({n}, pl::kDouble);
+    const pl::Tensor cpu = random_on_cpu({n}, pl::kDouble);
     const pl::Tensor cuda = cpu.to(kCuda0);
-    expectMatchesCpu(cuda.sum(), cpu.sum(), 1e-9, 1e-9);
-    expectMatchesCpu(cuda.mean(), cpu.mean(), 1e-9, 1e-9);
-    expectMatchesCpu(cuda.max(), cpu.max());
-    expectMatchesCpu(cuda.argmax(), cpu.argmax());
+    expect_matches_cpu(cuda.sum(), cpu.sum(), 1e-9, 1e-9);
+    expect_matches_cpu(cuda.mean(), cpu.mean(), 1e-9, 1e-9);
+    expect_matches_cpu(cuda.max(), cpu.max());
+    expect_matches_cpu(cuda.argmax(), cpu.argmax());
   }
 }
 
 TEST_F(CudaTest, ReductionsOverDimsMatchCpu) {
   pl::manual_seed(12);
-  const pl::Tensor cpu = randomOnCpu({6, 50, 40});
+  const pl::Tensor cpu = random_on_cpu({6, 50, 40});
   const pl::Tensor cuda = cpu.to(kCuda0);
   for (std::int64_t dim : {0, 1, 2}) {
-    expectMatchesCpu(cuda.sum({dim}), cpu.sum({dim}), 1e-4, 1e-5);
-    expectMatchesCpu(cuda.mean({dim}, /*keepdim=*/true), cpu.mean({dim}, true), 1e-4, 1e-5);
+    expect_matches_cpu(cuda.sum({dim}), cpu.sum({dim}), 1e-4, 1e-5);
+    expect_matches_cpu(cuda.mean({dim}, /*keepdim=*/true), cpu.mean({dim}, true), 1e-4, 1e-5);
     const auto [values, indices] = cuda.max(dim);
-    const auto [cpuValues, cpuIndices] = cpu.max(dim);
-    expectMatchesCpu(values, cpuValues);
-    expectMatchesCpu(indices, cpuIndices);
-    expectMatchesCpu(cuda.argmax(dim, true), cpu.argmax(dim, true));
+    const auto [cpu_values, cpu_indices] = cpu.max(dim);
+    expect_matches_cpu(values, cpu_values);
+    expect_matches_cpu(indices, cpu_indices);
+    expect_matches_cpu(cuda.argmax(dim, true), cpu.argmax(dim, true));
   }
-  expectMatchesCpu(cuda.sum({0, 2}), cpu.sum({0, 2}), 1e-4, 1e-4);
-  expectMatchesCpu(cuda.transpose(0, 2).sum({1}), cpu.transpose(0, 2).sum({1}), 1e-4, 1e-5);
+  expect_matches_cpu(cuda.sum({0, 2}), cpu.sum({0, 2}), 1e-4, 1e-4);
+  expect_matches_cpu(cuda.transpose(0, 2).sum({1}), cpu.transpose(0, 2).sum({1}), 1e-4, 1e-5);
 }
 
 TEST_F(CudaTest, IntegerSumMatchesCpuExactly) {
   const pl::Tensor cpu = pl::arange(200000).view({400, 500});
-  expectMatchesCpu(cpu.to(kCuda0).sum(), cpu.sum());
-  expectMatchesCpu(cpu.to(kCuda0).sum({1}), cpu.sum({1}));
+  expect_matches_cpu(cpu.to(kCuda0).sum(), cpu.sum());
+  expect_matches_cpu(cpu.to(kCuda0).sum({1}), cpu.sum({1}));
   const pl::Tensor flags = pl::tensor({true, false, true, true});
-  expectMatchesCpu(flags.to(kCuda0).sum(), flags.sum()); // counts the true ones
+  expect_matches_cpu(flags.to(kCuda0).sum(), flags.sum()); // counts the true ones
 }
 
 TEST_F(CudaTest, MaxPropagatesNanAndArgMaxTakesFirst) {
   const double nan = std::numeric_limits<double>::quiet_NaN();
-  const pl::Tensor withNan = pl::tensor({1.0, nan, 3.0, nan});
-  EXPECT_TRUE(std::isnan(withNan.to(kCuda0).max().item<double>()));
-  EXPECT_EQ(withNan.to(kCuda0).argmax().item<std::int64_t>(), 1);
+  const pl::Tensor with_nan = pl::tensor({1.0, nan, 3.0, nan});
+  EXPECT_TRUE(std::isnan(with_nan.to(kCuda0).max().item<double>()));
+  EXPECT_EQ(with_nan.to(kCuda0).argmax().item<std::int64_t>(), 1);
   const pl::Tensor ties = pl::tensor({2.0, 5.0, 5.0, 1.0, 5.0});
   EXPECT_EQ(ties.to(kCuda0).argmax().item<std::int64_t>(), 1);
   // Ties across the blocks of a split reduction: the first index still wins.
-  const pl::Tensor manyTies = pl::ones({1 << 20});
-  EXPECT_EQ(manyTies.to(kCuda0).argmax().item<std::int64_t>(), 0);
+  const pl::Tensor many_ties = pl::ones({1 << 20});
+  EXPECT_EQ(many_ties.to(kCuda0).argmax().item<std::int64_t>(), 0);
 }
 
 TEST_F(CudaTest, EmptyReductionsGiveIdentity) {
   const pl::Tensor empty = pl::zeros({0, 3}, pl::device(kCuda0));
-  expectMatchesCpu(empty.sum({0}), pl::zeros({3}));
+  expect_matches_cpu(empty.sum({0}), pl::zeros({3}));
   const pl::Tensor means = empty.mean({0}).cpu();
   for (std::int64_t i = 0; i < 3; ++i)
     EXPECT_TRUE(std::isnan(means[i].item<float>()));
@@ -324,58 +324,58 @@ TEST_F(CudaTest, EmptyReductionsGiveIdentity) {
 TEST_F(CudaTest, MatmulMatchesCpu) {
   pl::manual_seed(13);
   for (pl::ScalarType dtype : {pl::kFloat, pl::kDouble}) {
-    const pl::Tensor a = randomOnCpu({37, 53}, dtype);
-    const pl::Tensor b = randomOnCpu({53, 29}, dtype);
+    const pl::Tensor a = random_on_cpu({37, 53}, dtype);
+    const pl::Tensor b = random_on_cpu({53, 29}, dtype);
     const pl::Tensor ca = a.to(kCuda0), cb = b.to(kCuda0);
-    expectMatchesCpu(ca.matmul(cb), a.matmul(b), 1e-4, 1e-4);
-    expectMatchesCpu(pl::mm(cb.t(), ca.t()), pl::mm(b.t(), a.t()), 1e-4, 1e-4);
-    expectMatchesCpu(ca.matmul(cb.narrow(1, 0, 1).squeeze(1)),
-                     a.matmul(b.narrow(1, 0, 1).squeeze(1)), 1e-4, 1e-4);
+    expect_matches_cpu(ca.matmul(cb), a.matmul(b), 1e-4, 1e-4);
+    expect_matches_cpu(pl::mm(cb.t(), ca.t()), pl::mm(b.t(), a.t()), 1e-4, 1e-4);
+    expect_matches_cpu(ca.matmul(cb.narrow(1, 0, 1).squeeze(1)),
+                       a.matmul(b.narrow(1, 0, 1).squeeze(1)), 1e-4, 1e-4);
   }
 }
 
 TEST_F(CudaTest, BatchedMatmulMatchesCpu) {
   pl::manual_seed(14);
-  const pl::Tensor a = randomOnCpu({5, 8, 16});
-  const pl::Tensor b = randomOnCpu({5, 16, 4});
-  expectMatchesCpu(a.to(kCuda0).matmul(b.to(kCuda0)), a.matmul(b), 1e-4, 1e-4);
-  const pl::Tensor shared = randomOnCpu({16, 3});
-  expectMatchesCpu(a.to(kCuda0).matmul(shared.to(kCuda0)), a.matmul(shared), 1e-4, 1e-4);
+  const pl::Tensor a = random_on_cpu({5, 8, 16});
+  const pl::Tensor b = random_on_cpu({5, 16, 4});
+  expect_matches_cpu(a.to(kCuda0).matmul(b.to(kCuda0)), a.matmul(b), 1e-4, 1e-4);
+  const pl::Tensor shared = random_on_cpu({16, 3});
+  expect_matches_cpu(a.to(kCuda0).matmul(shared.to(kCuda0)), a.matmul(shared), 1e-4, 1e-4);
 }
 
 TEST_F(CudaTest, MatmulWithEmptyInnerDimensionIsZeros) {
   const pl::Tensor a = pl::ones({3, 0}, pl::device(kCuda0));
   const pl::Tensor b = pl::ones({0, 2}, pl::device(kCuda0));
-  expectMatchesCpu(a.matmul(b), pl::zeros({3, 2}));
+  expect_matches_cpu(a.matmul(b), pl::zeros({3, 2}));
 }
 
 TEST_F(CudaTest, CatAndStackMatchCpu) {
   pl::manual_seed(15);
-  const pl::Tensor a = randomOnCpu({2, 3});
-  const pl::Tensor b = randomOnCpu({4, 3});
-  expectMatchesCpu(pl::cat({a.to(kCuda0), b.to(kCuda0)}, 0), pl::cat({a, b}, 0));
-  expectMatchesCpu(pl::stack({a.to(kCuda0), a.to(kCuda0)}, 1), pl::stack({a, a}, 1));
+  const pl::Tensor a = random_on_cpu({2, 3});
+  const pl::Tensor b = random_on_cpu({4, 3});
+  expect_matches_cpu(pl::cat({a.to(kCuda0), b.to(kCuda0)}, 0), pl::cat({a, b}, 0));
+  expect_matches_cpu(pl::stack({a.to(kCuda0), a.to(kCuda0)}, 1), pl::stack({a, a}, 1));
 }
 
 TEST_F(CudaTest, LinearModuleRunsOnCuda) {
   pl::manual_seed(16);
-  pl::nn::Linear onCpu(8, 3);
-  pl::nn::Linear onCuda(8, 3);
-  onCuda->weight.copy_(onCpu->weight);
-  onCuda->bias.copy_(onCpu->bias);
-  onCuda->to(kCuda0);
-  EXPECT_EQ(onCuda->weight.device(), kCuda0);
-  const pl::Tensor input = randomOnCpu({4, 8});
-  expectMatchesCpu(onCuda->forward(input.to(kCuda0)), onCpu->forward(input), 1e-5, 1e-5);
+  pl::nn::Linear on_cpu(8, 3);
+  pl::nn::Linear on_cuda(8, 3);
+  on_cuda->weight.copy_(on_cpu->weight);
+  on_cuda->bias.copy_(on_cpu->bias);
+  on_cuda->to(kCuda0);
+  EXPECT_EQ(on_cuda->weight.device(), kCuda0);
+  const pl::Tensor input = random_on_cpu({4, 8});
+  expect_matches_cpu(on_cuda->forward(input.to(kCuda0)), on_cpu->forward(input), 1e-5, 1e-5);
 }
 
 // ---- placement errors ---------------------------------------------------------
 
 TEST_F(CudaTest, CudaWithCpuOperandIsMixedDevice) {
-  const pl::Tensor onCuda = pl::ones({3}, pl::device(kCuda0));
-  const pl::Tensor onCpu = pl::ones({3});
+  const pl::Tensor on_cuda = pl::ones({3}, pl::device(kCuda0));
+  const pl::Tensor on_cpu = pl::ones({3});
   try {
-    (void)(onCuda + onCpu);
+    (void)(on_cuda + on_cpu);
     FAIL() << "cuda:0 + cpu did not throw";
   } catch (const pl::DeviceMismatchError &error) {
     const std::string message = error.what();
@@ -400,7 +400,7 @@ TEST_F(TwoGpuTest, Cuda0WithCuda1IsMixedDevice) {
 
 TEST_F(TwoGpuTest, CopyBetweenDevicesKeepsValues) {
   pl::manual_seed(17);
-  const pl::Tensor host = randomOnCpu({1000});
+  const pl::Tensor host = random_on_cpu({1000});
   const pl::Tensor on1 = host.to(kCuda0).to(pl::Device("cuda:1"));
   EXPECT_EQ(on1.device(), pl::Device("cuda:1"));
   EXPECT_TRUE(on1.cpu().equal(host));

@@ -14,30 +14,30 @@
 
 namespace {
 
-using pl::cuda::detail::CachingAllocator;
 using pl::backend::TensorArg;
+using pl::cuda::detail::CachingAllocator;
 using pl::cuda::detail::collapse;
-using pl::cuda::detail::makeReduceLayout;
-using pl::cuda::detail::planReduction;
+using pl::cuda::detail::make_reduce_layout;
+using pl::cuda::detail::plan_reduction;
 using pl::cuda::detail::ReduceLayout;
 using pl::cuda::detail::ReducePlan;
 using pl::cuda::detail::StridedLayout;
 
 template <int N>
-StridedLayout<N> layoutOf(const std::vector<std::int64_t> &sizes,
-                          const std::vector<std::int64_t> (&strides)[N]) {
-  const std::int64_t *stridePointers[N];
+StridedLayout<N> layout_of(const std::vector<std::int64_t> &sizes,
+                           const std::vector<std::int64_t> (&strides)[N]) {
+  const std::int64_t *stride_pointers[N];
   for (int k = 0; k < N; ++k)
-    stridePointers[k] = strides[k].data();
-  return collapse<N>(sizes.data(), static_cast<int>(sizes.size()), stridePointers);
+    stride_pointers[k] = strides[k].data();
+  return collapse<N>(sizes.data(), static_cast<int>(sizes.size()), stride_pointers);
 }
 
 // The offsets a layout gives for every linear index must equal the ones
 // computed directly from the uncollapsed sizes and strides.
 template <int N>
-void expectOffsetsMatchDirect(const std::vector<std::int64_t> &sizes,
-                              const std::vector<std::int64_t> (&strides)[N]) {
-  const StridedLayout<N> layout = layoutOf<N>(sizes, strides);
+void expect_offsets_match_direct(const std::vector<std::int64_t> &sizes,
+                                 const std::vector<std::int64_t> (&strides)[N]) {
+  const StridedLayout<N> layout = layout_of<N>(sizes, strides);
   std::int64_t numel = 1;
   for (std::int64_t size : sizes)
     numel *= size;
@@ -58,21 +58,21 @@ void expectOffsetsMatchDirect(const std::vector<std::int64_t> &sizes,
 }
 
 TEST(StridedLayoutTest, ContiguousOperandsCollapseToOneDimension) {
-  const StridedLayout<2> layout = layoutOf<2>({2, 3, 4}, {{12, 4, 1}, {12, 4, 1}});
+  const StridedLayout<2> layout = layout_of<2>({2, 3, 4}, {{12, 4, 1}, {12, 4, 1}});
   EXPECT_EQ(layout.dim, 1);
   EXPECT_EQ(layout.sizes[0], 24);
   EXPECT_TRUE(layout.contiguous());
 }
 
 TEST(StridedLayoutTest, TransposedOperandKeepsBothDimensions) {
-  const StridedLayout<2> layout = layoutOf<2>({3, 4}, {{4, 1}, {1, 3}});
+  const StridedLayout<2> layout = layout_of<2>({3, 4}, {{4, 1}, {1, 3}});
   EXPECT_EQ(layout.dim, 2);
   EXPECT_FALSE(layout.contiguous());
-  expectOffsetsMatchDirect<2>({3, 4}, {{4, 1}, {1, 3}});
+  expect_offsets_match_direct<2>({3, 4}, {{4, 1}, {1, 3}});
 }
 
 TEST(StridedLayoutTest, BroadcastRowKeepsItsZeroStride) {
-  const StridedLayout<3> layout = layoutOf<3>({3, 4}, {{4, 1}, {0, 1}, {4, 1}});
+  const StridedLayout<3> layout = layout_of<3>({3, 4}, {{4, 1}, {0, 1}, {4, 1}});
   EXPECT_EQ(layout.dim, 2);
   std::int64_t offset[3];
   layout.offsets(5, offset); // row 1, column 1
@@ -82,13 +82,13 @@ TEST(StridedLayoutTest, BroadcastRowKeepsItsZeroStride) {
 }
 
 TEST(StridedLayoutTest, SizeOneDimensionsAreDropped) {
-  const StridedLayout<1> layout = layoutOf<1>({1, 5, 1}, {{99, 1, 7}});
+  const StridedLayout<1> layout = layout_of<1>({1, 5, 1}, {{99, 1, 7}});
   EXPECT_EQ(layout.dim, 1);
   EXPECT_TRUE(layout.contiguous());
 }
 
 TEST(StridedLayoutTest, SingleElementHasNoDimensions) {
-  const StridedLayout<2> layout = layoutOf<2>({1, 1}, {{3, 1}, {0, 0}});
+  const StridedLayout<2> layout = layout_of<2>({1, 1}, {{3, 1}, {0, 0}});
   EXPECT_EQ(layout.dim, 0);
   EXPECT_TRUE(layout.contiguous());
   std::int64_t offset[2];
@@ -99,7 +99,7 @@ TEST(StridedLayoutTest, SingleElementHasNoDimensions) {
 
 TEST(StridedLayoutTest, NarrowedColumnsDoNotMerge) {
   // Columns 1..3 of a 4x6 matrix: rows are 6 apart but only 3 wide.
-  const StridedLayout<1> layout = layoutOf<1>({4, 3}, {{6, 1}});
+  const StridedLayout<1> layout = layout_of<1>({4, 3}, {{6, 1}});
   EXPECT_EQ(layout.dim, 2);
   std::int64_t offset[1];
   layout.offsets(4, offset); // row 1, column 1 of the view
@@ -109,13 +109,12 @@ TEST(StridedLayoutTest, NarrowedColumnsDoNotMerge) {
 TEST(StridedLayoutTest, OffsetsMatchDirectComputationForMixedLayouts) {
   // Contiguous, permuted, broadcast and padded operands over one shape,
   // where only some neighbouring dimensions can merge.
-  expectOffsetsMatchDirect<3>({2, 3, 4, 5},
-                              {{60, 20, 5, 1}, {1, 2, 6, 24}, {0, 5, 0, 1}});
-  expectOffsetsMatchDirect<2>({4, 1, 6, 2}, {{12, 12, 2, 1}, {24, 3, 4, 1}});
-  expectOffsetsMatchDirect<2>({3, 2, 2}, {{8, 4, 2}, {4, 2, 1}});
+  expect_offsets_match_direct<3>({2, 3, 4, 5}, {{60, 20, 5, 1}, {1, 2, 6, 24}, {0, 5, 0, 1}});
+  expect_offsets_match_direct<2>({4, 1, 6, 2}, {{12, 12, 2, 1}, {24, 3, 4, 1}});
+  expect_offsets_match_direct<2>({3, 2, 2}, {{8, 4, 2}, {4, 2, 1}});
 }
 
-TensorArg argOf(const std::vector<std::int64_t> &sizes, const std::vector<std::int64_t> &strides) {
+TensorArg arg_of(const std::vector<std::int64_t> &sizes, const std::vector<std::int64_t> &strides) {
   TensorArg arg{};
   arg.dtype = pl::kFloat;
   arg.dim = static_cast<std::int32_t>(sizes.size());
@@ -129,57 +128,57 @@ TensorArg argOf(const std::vector<std::int64_t> &sizes, const std::vector<std::i
 // Every (output, reduced element) pair must address the input element whose
 // kept coordinates are the output's and whose reduced coordinates are r's
 // (both row-major over their dimensions), and the output where it belongs.
-void expectReduceOffsetsMatchDirect(const std::vector<std::int64_t> &sizes,
-                                    const std::vector<std::int64_t> &inStrides,
-                                    const std::vector<std::int64_t> &outStrides,
-                                    std::uint32_t reducedDims) {
-  std::vector<std::int64_t> outSizes = sizes;
+void expect_reduce_offsets_match_direct(const std::vector<std::int64_t> &sizes,
+                                        const std::vector<std::int64_t> &in_strides,
+                                        const std::vector<std::int64_t> &out_strides,
+                                        std::uint32_t reduced_dims) {
+  std::vector<std::int64_t> out_sizes = sizes;
   for (std::size_t d = 0; d < sizes.size(); ++d)
-    if (reducedDims & (1u << d))
-      outSizes[d] = 1;
+    if (reduced_dims & (1u << d))
+      out_sizes[d] = 1;
   const ReduceLayout layout =
-      makeReduceLayout(argOf(outSizes, outStrides), argOf(sizes, inStrides), reducedDims);
+      make_reduce_layout(arg_of(out_sizes, out_strides), arg_of(sizes, in_strides), reduced_dims);
   std::int64_t numel = 1;
   for (std::int64_t size : sizes)
     numel *= size;
-  ASSERT_EQ(layout.numOutputs * layout.extent, numel);
+  ASSERT_EQ(layout.num_outputs * layout.extent, numel);
 
   std::int64_t seen = 0;
-  for (std::int64_t o = 0; o < layout.numOutputs; ++o) {
-    std::int64_t inBase, outOffset;
-    layout.outputOffsets(o, inBase, outOffset);
+  for (std::int64_t o = 0; o < layout.num_outputs; ++o) {
+    std::int64_t in_base, out_offset;
+    layout.output_offsets(o, in_base, out_offset);
     for (std::int64_t r = 0; r < layout.extent; ++r, ++seen) {
-      std::int64_t expectedIn = 0, expectedOut = 0, keptRest = o, reducedRest = r;
+      std::int64_t expected_in = 0, expected_out = 0, kept_rest = o, reduced_rest = r;
       for (int d = static_cast<int>(sizes.size()) - 1; d >= 0; --d) {
-        const bool isReduced = reducedDims & (1u << d);
-        std::int64_t &rest = isReduced ? reducedRest : keptRest;
+        const bool is_reduced = reduced_dims & (1u << d);
+        std::int64_t &rest = is_reduced ? reduced_rest : kept_rest;
         const std::int64_t index = rest % sizes[d];
         rest /= sizes[d];
-        expectedIn += index * inStrides[d];
-        if (!isReduced)
-          expectedOut += index * outStrides[d];
+        expected_in += index * in_strides[d];
+        if (!is_reduced)
+          expected_out += index * out_strides[d];
       }
-      ASSERT_EQ(inBase + layout.reducedOffset(r), expectedIn) << "o=" << o << " r=" << r;
-      ASSERT_EQ(outOffset, expectedOut) << "o=" << o;
+      ASSERT_EQ(in_base + layout.reduced_offset(r), expected_in) << "o=" << o << " r=" << r;
+      ASSERT_EQ(out_offset, expected_out) << "o=" << o;
     }
   }
   EXPECT_EQ(seen, numel);
 }
 
 TEST(ReduceLayoutTest, MiddleDimensionOfContiguousInput) {
-  expectReduceOffsetsMatchDirect({3, 4, 5}, {20, 5, 1}, {5, 5, 1}, 0b010);
+  expect_reduce_offsets_match_direct({3, 4, 5}, {20, 5, 1}, {5, 5, 1}, 0b010);
 }
 
 TEST(ReduceLayoutTest, OuterAndInnerDimensionsOfTransposedInput) {
-  expectReduceOffsetsMatchDirect({5, 4, 3}, {1, 5, 20}, {1, 1, 1}, 0b101);
+  expect_reduce_offsets_match_direct({5, 4, 3}, {1, 5, 20}, {1, 1, 1}, 0b101);
 }
 
 TEST(ReduceLayoutTest, AllDimensionsGiveOneOutput) {
   const std::vector<std::int64_t> sizes = {2, 3, 7};
-  expectReduceOffsetsMatchDirect(sizes, {21, 7, 1}, {1, 1, 1}, 0b111);
-  const ReduceLayout layout = makeReduceLayout(argOf({1, 1, 1}, {1, 1, 1}),
-                                               argOf(sizes, {21, 7, 1}), 0b111);
-  EXPECT_EQ(layout.numOutputs, 1);
+  expect_reduce_offsets_match_direct(sizes, {21, 7, 1}, {1, 1, 1}, 0b111);
+  const ReduceLayout layout =
+      make_reduce_layout(arg_of({1, 1, 1}, {1, 1, 1}), arg_of(sizes, {21, 7, 1}), 0b111);
+  EXPECT_EQ(layout.num_outputs, 1);
   EXPECT_EQ(layout.extent, 42);
   EXPECT_EQ(layout.reduced.dim, 1) << "contiguous reduced dimensions merge";
 }
@@ -187,25 +186,26 @@ TEST(ReduceLayoutTest, AllDimensionsGiveOneOutput) {
 TEST(ReduceLayoutTest, ArgMaxIndexIsThePositionAlongTheReducedDimension) {
   // One reduced dimension: r is the index along it, as ArgMax reports.
   const ReduceLayout layout =
-      makeReduceLayout(argOf({4, 1}, {1, 1}), argOf({4, 6}, {1, 4}), 0b10);
+      make_reduce_layout(arg_of({4, 1}, {1, 1}), arg_of({4, 6}, {1, 4}), 0b10);
   for (std::int64_t r = 0; r < 6; ++r)
-    EXPECT_EQ(layout.reducedOffset(r), r * 4);
+    EXPECT_EQ(layout.reduced_offset(r), r * 4);
 }
 
 TEST(ReduceLayoutTest, EmptyExtentHasOutputsButNothingToReduce) {
-  const ReduceLayout layout = makeReduceLayout(argOf({1, 3}, {3, 1}), argOf({0, 3}, {3, 1}), 0b01);
-  EXPECT_EQ(layout.numOutputs, 3);
+  const ReduceLayout layout =
+      make_reduce_layout(arg_of({1, 3}, {3, 1}), arg_of({0, 3}, {3, 1}), 0b01);
+  EXPECT_EQ(layout.num_outputs, 3);
   EXPECT_EQ(layout.extent, 0);
-  EXPECT_TRUE(planReduction(layout.numOutputs, layout.extent).sequential);
+  EXPECT_TRUE(plan_reduction(layout.num_outputs, layout.extent).sequential);
 }
 
 TEST(ReducePlanTest, ShortExtentsRunOneThreadPerOutput) {
-  EXPECT_TRUE(planReduction(1000, 32).sequential);
-  EXPECT_FALSE(planReduction(1000, 33).sequential);
+  EXPECT_TRUE(plan_reduction(1000, 32).sequential);
+  EXPECT_FALSE(plan_reduction(1000, 33).sequential);
 }
 
 TEST(ReducePlanTest, ManyOutputsUseOneBlockEach) {
-  const ReducePlan plan = planReduction(100000, 5000);
+  const ReducePlan plan = plan_reduction(100000, 5000);
   EXPECT_FALSE(plan.sequential);
   EXPECT_EQ(plan.splits, 1);
   EXPECT_GE(plan.chunk, 5000);
@@ -215,7 +215,7 @@ TEST(ReducePlanTest, FewOutputsSplitIntoChunksThatCoverTheExtentWithoutEmptyOnes
   for (std::int64_t outputs : {1, 3, 100, 2047}) {
     for (std::int64_t extent : {std::int64_t{33}, std::int64_t{8193}, std::int64_t{1000000},
                                 std::int64_t{3000001}, std::int64_t{1} << 34}) {
-      const ReducePlan plan = planReduction(outputs, extent);
+      const ReducePlan plan = plan_reduction(outputs, extent);
       EXPECT_GE(plan.splits, 1);
       EXPECT_LE(plan.splits, 65535);
       EXPECT_LE(plan.splits * outputs, std::max<std::int64_t>(2048, outputs));
@@ -223,29 +223,29 @@ TEST(ReducePlanTest, FewOutputsSplitIntoChunksThatCoverTheExtentWithoutEmptyOnes
       EXPECT_LT((plan.splits - 1) * plan.chunk, extent) << outputs << " x " << extent;
     }
   }
-  EXPECT_GT(planReduction(1, 3000001).splits, 100) << "one large output fills the GPU";
+  EXPECT_GT(plan_reduction(1, 3000001).splits, 100) << "one large output fills the GPU";
 }
 
 TEST(CachingAllocatorSizeClassTest, SmallRequestsRoundToHalfKilobytes) {
-  EXPECT_EQ(CachingAllocator::sizeClass(0), 512u);
-  EXPECT_EQ(CachingAllocator::sizeClass(1), 512u);
-  EXPECT_EQ(CachingAllocator::sizeClass(512), 512u);
-  EXPECT_EQ(CachingAllocator::sizeClass(513), 1024u);
-  EXPECT_EQ(CachingAllocator::sizeClass(std::size_t{1} << 20), std::size_t{1} << 20);
+  EXPECT_EQ(CachingAllocator::size_class(0), 512u);
+  EXPECT_EQ(CachingAllocator::size_class(1), 512u);
+  EXPECT_EQ(CachingAllocator::size_class(512), 512u);
+  EXPECT_EQ(CachingAllocator::size_class(513), 1024u);
+  EXPECT_EQ(CachingAllocator::size_class(std::size_t{1} << 20), std::size_t{1} << 20);
 }
 
 TEST(CachingAllocatorSizeClassTest, LargeRequestsWasteAtMostAnEighth) {
-  EXPECT_EQ(CachingAllocator::sizeClass(std::size_t{64} << 20), std::size_t{64} << 20);
-  EXPECT_EQ(CachingAllocator::sizeClass((std::size_t{1} << 20) + 1),
+  EXPECT_EQ(CachingAllocator::size_class(std::size_t{64} << 20), std::size_t{64} << 20);
+  EXPECT_EQ(CachingAllocator::size_class((std::size_t{1} << 20) + 1),
             (std::size_t{1} << 20) + (std::size_t{1} << 17));
   std::size_t previous = 0;
   for (std::size_t bytes = (std::size_t{1} << 20) + 1; bytes < (std::size_t{1} << 34);
        bytes = bytes * 5 / 4 + 3) {
-    const std::size_t size = CachingAllocator::sizeClass(bytes);
+    const std::size_t size = CachingAllocator::size_class(bytes);
     EXPECT_GE(size, bytes);
     EXPECT_LE(size - bytes, bytes / 8) << bytes;
     EXPECT_GE(size, previous);
-    EXPECT_EQ(CachingAllocator::sizeClass(size), size) << "a class maps to itself";
+    EXPECT_EQ(CachingAllocator::size_class(size), size) << "a class maps to itself";
     previous = size;
   }
 }

@@ -16,7 +16,7 @@ namespace {
 constexpr std::string_view kRuleId = PL_RULE_ID_UnguardedCuda;
 
 // Runs `request`, which must throw pl::DeviceError, and returns its message.
-std::string deviceErrorOf(const std::function<void()> &request) {
+std::string device_error_of(const std::function<void()> &request) {
   try {
     request();
   } catch (const pl::DeviceError &error) {
@@ -34,13 +34,12 @@ protected:
   }
 };
 
-TEST_F(CudaUnavailableTest, ReportsNoDevice) {
-  EXPECT_EQ(pl::cuda::device_count(), 0);
-}
+TEST_F(CudaUnavailableTest, ReportsNoDevice) { EXPECT_EQ(pl::cuda::device_count(), 0); }
 
 TEST_F(CudaUnavailableTest, FactoryOnCudaThrowsUnguardedCuda) {
-  const std::string message =
-      deviceErrorOf([] { (void)pl::zeros({2, 3}, pl::device(pl::Device("cuda:0"))); });
+  const std::string message = device_error_of([] {
+    (void)pl::zeros({2, 3}, pl::device(pl::Device("cuda:0")));
+  });
   EXPECT_TRUE(message.starts_with(kRuleId)) << message;
   EXPECT_NE(message.find("cuda:0"), std::string::npos) << message;
 }
@@ -52,14 +51,13 @@ TEST_F(CudaUnavailableTest, TransferToCudaThrowsUnguardedCuda) {
            [&] { (void)host.to(pl::kCUDA); },
            [&] { (void)host.to(pl::Device("cuda:0"), pl::kFloat, /*non_blocking=*/true); },
        }) {
-    const std::string message = deviceErrorOf(request);
+    const std::string message = device_error_of(request);
     EXPECT_TRUE(message.starts_with(kRuleId)) << message;
   }
 }
 
 TEST_F(CudaUnavailableTest, MessageSaysWhyAndWhere) {
-  const std::string message =
-      deviceErrorOf([] { (void)pl::ones({1}, pl::device(pl::kCUDA)); });
+  const std::string message = device_error_of([] { (void)pl::ones({1}, pl::device(pl::kCUDA)); });
   // The call site is this file; the reason is either a build without CUDA or
   // a machine without a GPU, and the message must say which.
   EXPECT_NE(message.find("cuda_unavailable_test.cpp"), std::string::npos) << message;
@@ -69,7 +67,7 @@ TEST_F(CudaUnavailableTest, MessageSaysWhyAndWhere) {
 }
 
 TEST_F(CudaUnavailableTest, HostWorkIsUnaffected) {
-  (void)deviceErrorOf([] { (void)pl::ones({1}, pl::device(pl::kCUDA)); });
+  (void)device_error_of([] { (void)pl::ones({1}, pl::device(pl::kCUDA)); });
   const pl::Tensor sum = (pl::ones({3}) + pl::ones({3})).sum();
   EXPECT_EQ(sum.item<float>(), 6.0f);
 }
@@ -79,7 +77,7 @@ TEST(CudaDeviceIndexTest, OutOfRangeIndexThrowsUnguardedCuda) {
   const int missing = pl::cuda::device_count();
   const std::string device = "cuda:" + std::to_string(missing);
   const std::string message =
-      deviceErrorOf([&] { (void)pl::empty({8}, pl::device(pl::Device(device))); });
+      device_error_of([&] { (void)pl::empty({8}, pl::device(pl::Device(device))); });
   EXPECT_TRUE(message.starts_with(kRuleId)) << message;
   EXPECT_NE(message.find(device), std::string::npos) << message;
 }

@@ -4,9 +4,9 @@
 // every iteration. The device is written out (sim:0, standing for cuda:0)
 // because the bug exists only on an accelerator: on the cpu item() is a plain
 // read, and for a device held in a variable the analyzer cannot rule the cpu
-// out, so it stays silent there by design. Under PL_TRANSFER_GUARD=log or
-// disallow the runtime reports this line once it has synced more than 100
-// times.
+// out, so it stays silent there by design (item_on_device_variable.cpp shows
+// that case). Under PL_TRANSFER_GUARD=log or disallow the runtime reports
+// this line once it has synced more than 100 times.
 // parity: default=report
 #include <iostream>
 

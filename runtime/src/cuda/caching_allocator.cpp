@@ -17,16 +17,16 @@ CachingAllocator::DevicePool &CachingAllocator::pool(int device) {
 }
 
 void *CachingAllocator::allocate(int device, std::size_t bytes) {
-  const std::size_t size = sizeClass(bytes);
+  const std::size_t size = size_class(bytes);
   std::lock_guard lock(mutex_);
-  DevicePool &devicePool = pool(device);
-  CachingAllocatorStats &stats = devicePool.stats;
+  DevicePool &device_pool = pool(device);
+  CachingAllocatorStats &stats = device_pool.stats;
 
-  if (auto bin = devicePool.freeBlocks.find(size);
-      bin != devicePool.freeBlocks.end() && !bin->second.empty()) {
+  if (auto bin = device_pool.free_blocks.find(size);
+      bin != device_pool.free_blocks.end() && !bin->second.empty()) {
     void *ptr = bin->second.back();
     bin->second.pop_back();
-    stats.allocatedBytes += size;
+    stats.allocated_bytes += size;
     return ptr;
   }
 
@@ -35,47 +35,47 @@ void *CachingAllocator::allocate(int device, std::size_t bytes) {
   cudaError_t status = cudaMalloc(&ptr, size);
   if (status == cudaErrorMemoryAllocation) {
     (void)cudaGetLastError();
-    const std::size_t cachedBytes = stats.reservedBytes - stats.allocatedBytes;
-    releaseCached(device, devicePool);
+    const std::size_t cached_bytes = stats.reserved_bytes - stats.allocated_bytes;
+    release_cached(device, device_pool);
     status = cudaMalloc(&ptr, size);
     if (status == cudaErrorMemoryAllocation) {
       (void)cudaGetLastError();
-      throwOutOfMemory(device, size,
-                       formatBytes(stats.allocatedBytes) + " held by tensors; " +
-                           formatBytes(cachedBytes) +
-                           " of cached blocks were released before retrying");
+      throw_out_of_memory(device, size,
+                          format_bytes(stats.allocated_bytes) + " held by tensors; " +
+                              format_bytes(cached_bytes) +
+                              " of cached blocks were released before retrying");
     }
   }
   PL_CUDA_CHECK(status);
-  stats.allocatedBytes += size;
-  stats.reservedBytes += size;
+  stats.allocated_bytes += size;
+  stats.reserved_bytes += size;
   return ptr;
 }
 
 void CachingAllocator::deallocate(int device, void *ptr, std::size_t bytes) noexcept {
-  const std::size_t size = sizeClass(bytes);
+  const std::size_t size = size_class(bytes);
   std::lock_guard lock(mutex_);
-  DevicePool &devicePool = pool(device);
-  devicePool.freeBlocks[size].push_back(ptr);
-  devicePool.stats.allocatedBytes -= size;
+  DevicePool &device_pool = pool(device);
+  device_pool.free_blocks[size].push_back(ptr);
+  device_pool.stats.allocated_bytes -= size;
 }
 
-void CachingAllocator::releaseCached(int device, DevicePool &devicePool) {
+void CachingAllocator::release_cached(int device, DevicePool &device_pool) {
   DeviceGuard guard(device);
-  for (auto &[size, blocks] : devicePool.freeBlocks) {
+  for (auto &[size, blocks] : device_pool.free_blocks) {
     while (!blocks.empty()) {
       PL_CUDA_CHECK(cudaFree(blocks.back()));
       blocks.pop_back();
-      devicePool.stats.reservedBytes -= size;
+      device_pool.stats.reserved_bytes -= size;
     }
   }
 }
 
-void CachingAllocator::emptyCache() {
+void CachingAllocator::empty_cache() {
   std::lock_guard lock(mutex_);
   for (std::size_t device = 0; device < pools_.size(); ++device)
     if (pools_[device])
-      releaseCached(static_cast<int>(device), *pools_[device]);
+      release_cached(static_cast<int>(device), *pools_[device]);
 }
 
 CachingAllocatorStats CachingAllocator::stats(int device) const {
@@ -86,7 +86,7 @@ CachingAllocatorStats CachingAllocator::stats(int device) const {
   return pools_[index]->stats;
 }
 
-CachingAllocator &cachingAllocator() {
+CachingAllocator &caching_allocator() {
   static CachingAllocator *const allocator = new CachingAllocator();
   return *allocator;
 }

@@ -17,15 +17,15 @@
 namespace pl::cuda::detail {
 
 struct CachingAllocatorStats {
-  std::size_t allocatedBytes = 0; // held by tensors now (rounded sizes)
-  std::size_t reservedBytes = 0;  // obtained from cudaMalloc and not yet freed
+  std::size_t allocated_bytes = 0; // held by tensors now (rounded sizes)
+  std::size_t reserved_bytes = 0;  // obtained from cudaMalloc and not yet freed
 };
 
 class CachingAllocator {
 public:
   // Requests are rounded up to a size class: multiples of 512 bytes up to
   // 1 MiB, then eight classes per power of two (at most 12.5% slack).
-  static constexpr std::size_t sizeClass(std::size_t bytes) {
+  static constexpr std::size_t size_class(std::size_t bytes) {
     constexpr std::size_t kMinBlock = 512;
     constexpr std::size_t kSmallLimit = std::size_t{1} << 20;
     constexpr std::size_t kClassesPerPowerOfTwo = 8;
@@ -45,18 +45,18 @@ public:
   // Puts a block back into its bin; `bytes` as passed to allocate().
   void deallocate(int device, void *ptr, std::size_t bytes) noexcept;
   // Returns every cached (free) block of every device to the driver.
-  void emptyCache();
+  void empty_cache();
 
   CachingAllocatorStats stats(int device) const;
 
 private:
   struct DevicePool {
-    std::unordered_map<std::size_t, std::vector<void *>> freeBlocks; // by size class
+    std::unordered_map<std::size_t, std::vector<void *>> free_blocks; // by size class
     CachingAllocatorStats stats;
   };
 
   DevicePool &pool(int device);
-  static void releaseCached(int device, DevicePool &pool);
+  static void release_cached(int device, DevicePool &pool);
 
   mutable std::mutex mutex_;
   std::vector<std::unique_ptr<DevicePool>> pools_; // by device index
@@ -64,6 +64,6 @@ private:
 
 // The process-wide allocator. Never destroyed: tensors may be freed during
 // static destruction, and at exit the driver may already be gone.
-CachingAllocator &cachingAllocator();
+CachingAllocator &caching_allocator();
 
 } // namespace pl::cuda::detail

@@ -27,7 +27,7 @@ constexpr cudaStream_t kStream = nullptr;
 // One cuBLAS handle per device, created on first use (it allocates device
 // workspace and takes milliseconds). Never destroyed: at exit the contexts
 // may already be gone, and cublasDestroy would fail (PyTorch leaks them too).
-cublasHandle_t cublasHandleFor(int device) {
+cublasHandle_t cublas_handle_for(int device) {
   static std::mutex mutex;
   static auto *const handles = new std::vector<cublasHandle_t>();
   std::lock_guard lock(mutex);
@@ -47,7 +47,7 @@ cublasHandle_t cublasHandleFor(int device) {
 
 // cuBLAS rejects a leading dimension below the stored row length even when
 // there is one row and it is never used to step; any value is right then.
-std::int64_t leadingDimension(std::int64_t ld, std::int64_t rows, std::int64_t cols) {
+std::int64_t leading_dimension(std::int64_t ld, std::int64_t rows, std::int64_t cols) {
   return rows <= 1 && ld < cols ? (cols > 0 ? cols : 1) : ld;
 }
 
@@ -61,26 +61,26 @@ template <> struct CublasGemm<double> {
   static constexpr auto batched = cublasDgemmStridedBatched_64;
 };
 
-template <class T> void runGemm(cublasHandle_t handle, const GemmArgs &g) {
+template <class T> void run_gemm(cublasHandle_t handle, const GemmArgs &g) {
   // Row-major C = op(A) op(B) is column-major C^T = op(B)^T op(A)^T: the
   // stored row-major matrices read as column-major are already transposed,
   // so swap the operands and keep each one's op.
   const T one = 1, zero = 0;
-  const cublasOperation_t opA = g.trans_a ? CUBLAS_OP_T : CUBLAS_OP_N;
-  const cublasOperation_t opB = g.trans_b ? CUBLAS_OP_T : CUBLAS_OP_N;
-  const std::int64_t lda = g.trans_a ? leadingDimension(g.lda, g.k, g.m)
-                                     : leadingDimension(g.lda, g.m, g.k);
-  const std::int64_t ldb = g.trans_b ? leadingDimension(g.ldb, g.n, g.k)
-                                     : leadingDimension(g.ldb, g.k, g.n);
-  const std::int64_t ldc = leadingDimension(g.ldc, g.m, g.n);
+  const cublasOperation_t op_a = g.trans_a ? CUBLAS_OP_T : CUBLAS_OP_N;
+  const cublasOperation_t op_b = g.trans_b ? CUBLAS_OP_T : CUBLAS_OP_N;
+  const std::int64_t lda =
+      g.trans_a ? leading_dimension(g.lda, g.k, g.m) : leading_dimension(g.lda, g.m, g.k);
+  const std::int64_t ldb =
+      g.trans_b ? leading_dimension(g.ldb, g.n, g.k) : leading_dimension(g.ldb, g.k, g.n);
+  const std::int64_t ldc = leading_dimension(g.ldc, g.m, g.n);
   const auto *a = static_cast<const T *>(g.a);
   const auto *b = static_cast<const T *>(g.b);
   auto *c = static_cast<T *>(g.c);
   if (g.batch == 1)
-    PL_CUBLAS_CHECK(CublasGemm<T>::plain(handle, opB, opA, g.n, g.m, g.k, &one, b, ldb, a, lda,
+    PL_CUBLAS_CHECK(CublasGemm<T>::plain(handle, op_b, op_a, g.n, g.m, g.k, &one, b, ldb, a, lda,
                                          &zero, c, ldc));
   else
-    PL_CUBLAS_CHECK(CublasGemm<T>::batched(handle, opB, opA, g.n, g.m, g.k, &one, b, ldb,
+    PL_CUBLAS_CHECK(CublasGemm<T>::batched(handle, op_b, op_a, g.n, g.m, g.k, &one, b, ldb,
                                            g.batch_stride_b, a, lda, g.batch_stride_a, &zero, c,
                                            ldc, g.batch_stride_c, g.batch));
 }
@@ -89,7 +89,7 @@ class CudaBackend final : public backend::Backend {
 public:
   DeviceType device_type() const noexcept override { return DeviceType::CUDA; }
 
-  int device_count() const noexcept override { return deviceCount(); }
+  int device_count() const noexcept override { return usable_device_count(); }
 
   DeviceIndex current_device() const override {
     int device = 0;
@@ -98,11 +98,11 @@ public:
   }
 
   void *allocate(DeviceIndex device, std::size_t nbytes) override {
-    return cachingAllocator().allocate(device, nbytes);
+    return caching_allocator().allocate(device, nbytes);
   }
 
   void deallocate(DeviceIndex device, void *ptr, std::size_t nbytes) noexcept override {
-    cachingAllocator().deallocate(device, ptr, nbytes);
+    caching_allocator().deallocate(device, ptr, nbytes);
   }
 
   void copy_from_host(void *dst, DeviceIndex dst_device, const void *src, std::size_t nbytes,
@@ -114,11 +114,11 @@ public:
     }
     // The caller may reuse `src` as soon as this returns: copy it into a
     // pinned buffer that stays reserved until the DMA from it has finished.
-    PinnedStagingPool &staging = pinnedStagingPool();
+    PinnedStagingPool &staging = pinned_staging_pool();
     const PinnedBuffer buffer = staging.acquire(nbytes);
     std::memcpy(buffer.data, src, nbytes);
     PL_CUDA_CHECK(cudaMemcpyAsync(dst, buffer.data, nbytes, cudaMemcpyHostToDevice, kStream));
-    staging.releaseAfterQueuedWork(buffer, dst_device, kStream);
+    staging.release_after_queued_work(buffer, dst_device, kStream);
   }
 
   void copy_to_host(void *dst, const void *src, DeviceIndex src_device,
@@ -141,36 +141,35 @@ public:
 
   void fill(DeviceIndex device, const TensorArg &out, ScalarArg value) override {
     DeviceGuard guard(device);
-    launchFill(out, value);
+    launch_fill(out, value);
   }
 
   void copy(DeviceIndex device, const TensorArg &out, const TensorArg &in) override {
     DeviceGuard guard(device);
-    launchCopy(out, in);
+    launch_copy(out, in);
   }
 
-  void unary(DeviceIndex device, UnaryOp op, const TensorArg &out,
-             const TensorArg &in) override {
+  void unary(DeviceIndex device, UnaryOp op, const TensorArg &out, const TensorArg &in) override {
     DeviceGuard guard(device);
-    launchUnary(op, out, in);
+    launch_unary(op, out, in);
   }
 
   void binary(DeviceIndex device, BinaryOp op, const TensorArg &out, const TensorArg &a,
               const TensorArg &b) override {
     DeviceGuard guard(device);
-    launchBinary(op, out, a, b);
+    launch_binary(op, out, a, b);
   }
 
   void binary_scalar(DeviceIndex device, BinaryOp op, const TensorArg &out, const TensorArg &a,
                      ScalarArg s, bool scalar_is_lhs) override {
     DeviceGuard guard(device);
-    launchBinaryScalar(op, out, a, s, scalar_is_lhs);
+    launch_binary_scalar(op, out, a, s, scalar_is_lhs);
   }
 
   void reduce(DeviceIndex device, ReduceOp op, const TensorArg &out, const TensorArg &in,
               std::uint32_t reduced_dims) override {
     DeviceGuard guard(device);
-    launchReduce(device, op, out, in, reduced_dims);
+    launch_reduce(device, op, out, in, reduced_dims);
   }
 
   void gemm(DeviceIndex device, const GemmArgs &args) override {
@@ -179,16 +178,16 @@ public:
     DeviceGuard guard(device);
     if (args.k == 0) {
       // An empty inner dimension: C is all zeros (C is contiguous).
-      const std::size_t bytes = static_cast<std::size_t>(args.batch * args.m * args.n) *
-                                element_size(args.dtype);
+      const std::size_t bytes =
+          static_cast<std::size_t>(args.batch * args.m * args.n) * element_size(args.dtype);
       PL_CUDA_CHECK(cudaMemsetAsync(args.c, 0, bytes, kStream));
       return;
     }
-    cublasHandle_t handle = cublasHandleFor(device);
+    cublasHandle_t handle = cublas_handle_for(device);
     if (args.dtype == ScalarType::Double)
-      runGemm<double>(handle, args);
+      run_gemm<double>(handle, args);
     else
-      runGemm<float>(handle, args);
+      run_gemm<float>(handle, args);
   }
 };
 

@@ -7,7 +7,7 @@
 namespace pl::cuda::detail {
 namespace {
 
-const char *cublasStatusName(cublasStatus_t status) {
+const char *cublas_status_name(cublasStatus_t status) {
   switch (status) {
   case CUBLAS_STATUS_SUCCESS:
     return "CUBLAS_STATUS_SUCCESS";
@@ -35,27 +35,26 @@ const char *cublasStatusName(cublasStatus_t status) {
 
 } // namespace
 
-void throwCudaError(cudaError_t status, const char *call, const char *file, int line) {
+void throw_cuda_error(cudaError_t status, const char *call, const char *file, int line) {
   // Clear the thread's last error so that it does not resurface in an
   // unrelated later check. Sticky errors (a kernel fault) cannot be cleared:
   // every later call reports them again, which is what the user needs to see.
   (void)cudaGetLastError();
   pl::detail::fail<DeviceError>("CUDA error: ", cudaGetErrorString(status), " (",
-                                cudaGetErrorName(status), ") in ", call, " at ", file, ":",
-                                line);
+                                cudaGetErrorName(status), ") in ", call, " at ", file, ":", line);
 }
 
-void throwCublasError(cublasStatus_t status, const char *call, const char *file, int line) {
-  pl::detail::fail<DeviceError>("cuBLAS error: ", cublasStatusName(status), " in ", call,
-                                " at ", file, ":", line);
+void throw_cublas_error(cublasStatus_t status, const char *call, const char *file, int line) {
+  pl::detail::fail<DeviceError>("cuBLAS error: ", cublas_status_name(status), " in ", call, " at ",
+                                file, ":", line);
 }
 
-void throwOutOfMemory(int device, std::size_t bytes, const std::string &detail) {
-  pl::detail::fail<AllocationError>("cuda:", device, ": cannot allocate ", formatBytes(bytes),
+void throw_out_of_memory(int device, std::size_t bytes, const std::string &detail) {
+  pl::detail::fail<AllocationError>("cuda:", device, ": cannot allocate ", format_bytes(bytes),
                                     ": out of device memory (", detail, ")");
 }
 
-std::string formatBytes(std::size_t bytes) {
+std::string format_bytes(std::size_t bytes) {
   constexpr const char *kUnits[] = {"KiB", "MiB", "GiB", "TiB", "PiB"};
   if (bytes < 1024)
     return std::to_string(bytes) + " bytes";

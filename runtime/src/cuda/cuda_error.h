@@ -12,32 +12,32 @@
 
 namespace pl::cuda::detail {
 
-[[noreturn, gnu::cold]] void throwCudaError(cudaError_t status, const char *call,
-                                            const char *file, int line);
-[[noreturn, gnu::cold]] void throwCublasError(cublasStatus_t status, const char *call,
+[[noreturn, gnu::cold]] void throw_cuda_error(cudaError_t status, const char *call,
                                               const char *file, int line);
+[[noreturn, gnu::cold]] void throw_cublas_error(cublasStatus_t status, const char *call,
+                                                const char *file, int line);
 // Device memory is exhausted even after the cache was emptied; `detail`
 // says what was in use.
-[[noreturn, gnu::cold]] void throwOutOfMemory(int device, std::size_t bytes,
-                                              const std::string &detail);
+[[noreturn, gnu::cold]] void throw_out_of_memory(int device, std::size_t bytes,
+                                                 const std::string &detail);
 
 // "4.00 GiB", "512 bytes": sizes for messages.
-std::string formatBytes(std::size_t bytes);
+std::string format_bytes(std::size_t bytes);
 
 } // namespace pl::cuda::detail
 
-#define PL_CUDA_CHECK(call)                                                                \
-  do {                                                                                     \
-    const cudaError_t pl_cuda_status_ = (call);                                            \
-    if (pl_cuda_status_ != cudaSuccess) [[unlikely]]                                       \
-      ::pl::cuda::detail::throwCudaError(pl_cuda_status_, #call, __FILE__, __LINE__);      \
+#define PL_CUDA_CHECK(call)                                                                        \
+  do {                                                                                             \
+    const cudaError_t pl_cuda_status_ = (call);                                                    \
+    if (pl_cuda_status_ != cudaSuccess) [[unlikely]]                                               \
+      ::pl::cuda::detail::throw_cuda_error(pl_cuda_status_, #call, __FILE__, __LINE__);            \
   } while (false)
 
-#define PL_CUBLAS_CHECK(call)                                                              \
-  do {                                                                                     \
-    const cublasStatus_t pl_cublas_status_ = (call);                                       \
-    if (pl_cublas_status_ != CUBLAS_STATUS_SUCCESS) [[unlikely]]                           \
-      ::pl::cuda::detail::throwCublasError(pl_cublas_status_, #call, __FILE__, __LINE__);  \
+#define PL_CUBLAS_CHECK(call)                                                                      \
+  do {                                                                                             \
+    const cublasStatus_t pl_cublas_status_ = (call);                                               \
+    if (pl_cublas_status_ != CUBLAS_STATUS_SUCCESS) [[unlikely]]                                   \
+      ::pl::cuda::detail::throw_cublas_error(pl_cublas_status_, #call, __FILE__, __LINE__);        \
   } while (false)
 
 // A kernel launch reports a bad configuration through cudaGetLastError.

@@ -6,7 +6,7 @@
 
 namespace pl::cuda::detail {
 
-int deviceCount() noexcept {
+int usable_device_count() noexcept {
   static const int count = [] {
     int devices = 0;
     if (cudaGetDeviceCount(&devices) != cudaSuccess) {

@@ -5,7 +5,7 @@ namespace pl::cuda::detail {
 
 // The number of usable GPUs, probed once. 0 when the driver reports no device
 // or is missing: cudaGetDeviceCount then fails, and that is not an error here.
-int deviceCount() noexcept;
+int usable_device_count() noexcept;
 
 // Makes `device` current for the scope and restores the previous device.
 class DeviceGuard {

@@ -14,7 +14,7 @@ namespace {
 // Calls apply(offsets) for every element; with Contiguous the offsets are the
 // linear index itself, which saves the index arithmetic.
 template <bool Contiguous, int N, class Apply>
-__global__ void elementwiseKernel(StridedLayout<N> layout, std::int64_t numel, Apply apply) {
+__global__ void elementwise_kernel(StridedLayout<N> layout, std::int64_t numel, Apply apply) {
   const std::int64_t stride = std::int64_t{gridDim.x} * blockDim.x;
   for (std::int64_t i = std::int64_t{blockIdx.x} * blockDim.x + threadIdx.x; i < numel;
        i += stride) {
@@ -29,7 +29,7 @@ __global__ void elementwiseKernel(StridedLayout<N> layout, std::int64_t numel, A
   }
 }
 
-std::int64_t numelOf(const TensorArg &t) {
+std::int64_t numel_of(const TensorArg &t) {
   std::int64_t n = 1;
   for (int d = 0; d < t.dim; ++d)
     n *= t.sizes[d];
@@ -38,23 +38,23 @@ std::int64_t numelOf(const TensorArg &t) {
 
 // Launches `apply` over the shape of operands[0]; all operands share it.
 template <int N, class Apply>
-void launchElementwise(const TensorArg *const (&operands)[N], Apply apply) {
+void launch_elementwise(const TensorArg *const (&operands)[N], Apply apply) {
   const TensorArg &shape = *operands[0];
   const std::int64_t *strides[N];
   for (int k = 0; k < N; ++k)
     strides[k] = operands[k]->strides;
   const StridedLayout<N> layout = collapse<N>(shape.sizes, shape.dim, strides);
-  const std::int64_t numel = numelOf(shape);
+  const std::int64_t numel = numel_of(shape);
   if (numel == 0)
     return;
   if (layout.contiguous())
-    elementwiseKernel<true><<<blocksFor(numel), kThreadsPerBlock>>>(layout, numel, apply);
+    elementwise_kernel<true><<<blocks_for(numel), kThreadsPerBlock>>>(layout, numel, apply);
   else
-    elementwiseKernel<false><<<blocksFor(numel), kThreadsPerBlock>>>(layout, numel, apply);
+    elementwise_kernel<false><<<blocks_for(numel), kThreadsPerBlock>>>(layout, numel, apply);
   PL_CUDA_CHECK_LAUNCH();
 }
 
-template <class T> T scalarValue(ScalarArg s) {
+template <class T> T scalar_value(ScalarArg s) {
   if constexpr (std::is_floating_point_v<T>)
     return static_cast<T>(s.floating);
   else
@@ -107,7 +107,7 @@ template <class T, class Op, bool ScalarIsLhs> struct BinaryScalarApply {
 // Calls f(Op{}) for a binary op, instantiated only for the dtypes the front
 // end dispatches (Sub: not Bool; Div: floating only), so that no kernel is
 // built that can never run.
-template <class T, class F> void visitBinaryOp(BinaryOp op, F &&f) {
+template <class T, class F> void visit_binary_op(BinaryOp op, F &&f) {
   switch (op) {
   case BinaryOp::Add:
     return f(functors::Add{});
@@ -125,8 +125,8 @@ template <class T, class F> void visitBinaryOp(BinaryOp op, F &&f) {
   PL_ASSERT(false && "binary op dispatched for a dtype the front end rejects");
 }
 
-// As visitBinaryOp, for unary ops (Neg, Relu: not Bool; Exp, Log: floating).
-template <class T, class F> void visitUnaryOp(UnaryOp op, F &&f) {
+// As visit_binary_op, for unary ops (Neg, Relu: not Bool; Exp, Log: floating).
+template <class T, class F> void visit_unary_op(UnaryOp op, F &&f) {
   switch (op) {
   case UnaryOp::Neg:
     if constexpr (!std::is_same_v<T, bool>)
@@ -150,62 +150,61 @@ template <class T, class F> void visitUnaryOp(UnaryOp op, F &&f) {
 
 } // namespace
 
-void launchFill(const TensorArg &out, ScalarArg value) {
+void launch_fill(const TensorArg &out, ScalarArg value) {
   backend::visit_dtype(out.dtype, [&](auto tag) {
     using T = decltype(tag);
-    launchElementwise<1>({&out}, FillApply<T>{static_cast<T *>(out.data), scalarValue<T>(value)});
+    launch_elementwise<1>({&out}, FillApply<T>{static_cast<T *>(out.data), scalar_value<T>(value)});
   });
 }
 
-void launchCopy(const TensorArg &out, const TensorArg &in) {
-  backend::visit_dtype(out.dtype, [&](auto outTag) {
-    using To = decltype(outTag);
-    backend::visit_dtype(in.dtype, [&](auto inTag) {
-      using From = decltype(inTag);
-      launchElementwise<2>({&out, &in}, CopyApply<To, From>{static_cast<To *>(out.data),
-                                                           static_cast<const From *>(in.data)});
+void launch_copy(const TensorArg &out, const TensorArg &in) {
+  backend::visit_dtype(out.dtype, [&](auto out_tag) {
+    using To = decltype(out_tag);
+    backend::visit_dtype(in.dtype, [&](auto in_tag) {
+      using From = decltype(in_tag);
+      launch_elementwise<2>({&out, &in}, CopyApply<To, From>{static_cast<To *>(out.data),
+                                                             static_cast<const From *>(in.data)});
     });
   });
 }
 
-void launchUnary(UnaryOp op, const TensorArg &out, const TensorArg &in) {
+void launch_unary(UnaryOp op, const TensorArg &out, const TensorArg &in) {
   backend::visit_dtype(out.dtype, [&](auto tag) {
     using T = decltype(tag);
-    visitUnaryOp<T>(op, [&](auto opTag) {
-      using Op = decltype(opTag);
-      launchElementwise<2>({&out, &in}, UnaryApply<T, Op>{static_cast<T *>(out.data),
-                                                          static_cast<const T *>(in.data)});
+    visit_unary_op<T>(op, [&](auto op_tag) {
+      using Op = decltype(op_tag);
+      launch_elementwise<2>({&out, &in}, UnaryApply<T, Op>{static_cast<T *>(out.data),
+                                                           static_cast<const T *>(in.data)});
     });
   });
 }
 
-void launchBinary(BinaryOp op, const TensorArg &out, const TensorArg &a, const TensorArg &b) {
+void launch_binary(BinaryOp op, const TensorArg &out, const TensorArg &a, const TensorArg &b) {
   backend::visit_dtype(out.dtype, [&](auto tag) {
     using T = decltype(tag);
-    visitBinaryOp<T>(op, [&](auto opTag) {
-      using Op = decltype(opTag);
-      launchElementwise<3>({&out, &a, &b},
-                           BinaryApply<T, Op>{static_cast<T *>(out.data),
-                                              static_cast<const T *>(a.data),
-                                              static_cast<const T *>(b.data)});
+    visit_binary_op<T>(op, [&](auto op_tag) {
+      using Op = decltype(op_tag);
+      launch_elementwise<3>({&out, &a, &b}, BinaryApply<T, Op>{static_cast<T *>(out.data),
+                                                               static_cast<const T *>(a.data),
+                                                               static_cast<const T *>(b.data)});
     });
   });
 }
 
-void launchBinaryScalar(BinaryOp op, const TensorArg &out, const TensorArg &a, ScalarArg s,
-                        bool scalarIsLhs) {
+void launch_binary_scalar(BinaryOp op, const TensorArg &out, const TensorArg &a, ScalarArg s,
+                          bool scalar_is_lhs) {
   backend::visit_dtype(out.dtype, [&](auto tag) {
     using T = decltype(tag);
-    visitBinaryOp<T>(op, [&](auto opTag) {
-      using Op = decltype(opTag);
-      auto *outData = static_cast<T *>(out.data);
-      const auto *aData = static_cast<const T *>(a.data);
-      if (scalarIsLhs)
-        launchElementwise<2>({&out, &a},
-                             BinaryScalarApply<T, Op, true>{outData, aData, scalarValue<T>(s)});
+    visit_binary_op<T>(op, [&](auto op_tag) {
+      using Op = decltype(op_tag);
+      auto *out_data = static_cast<T *>(out.data);
+      const auto *a_data = static_cast<const T *>(a.data);
+      if (scalar_is_lhs)
+        launch_elementwise<2>({&out, &a},
+                              BinaryScalarApply<T, Op, true>{out_data, a_data, scalar_value<T>(s)});
       else
-        launchElementwise<2>({&out, &a},
-                             BinaryScalarApply<T, Op, false>{outData, aData, scalarValue<T>(s)});
+        launch_elementwise<2>(
+            {&out, &a}, BinaryScalarApply<T, Op, false>{out_data, a_data, scalar_value<T>(s)});
     });
   });
 }

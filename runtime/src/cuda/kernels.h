@@ -15,14 +15,14 @@ using backend::ScalarArg;
 using backend::TensorArg;
 using backend::UnaryOp;
 
-void launchFill(const TensorArg &out, ScalarArg value);
-void launchCopy(const TensorArg &out, const TensorArg &in);
-void launchUnary(UnaryOp op, const TensorArg &out, const TensorArg &in);
-void launchBinary(BinaryOp op, const TensorArg &out, const TensorArg &a, const TensorArg &b);
-void launchBinaryScalar(BinaryOp op, const TensorArg &out, const TensorArg &a, ScalarArg s,
-                        bool scalarIsLhs);
+void launch_fill(const TensorArg &out, ScalarArg value);
+void launch_copy(const TensorArg &out, const TensorArg &in);
+void launch_unary(UnaryOp op, const TensorArg &out, const TensorArg &in);
+void launch_binary(BinaryOp op, const TensorArg &out, const TensorArg &a, const TensorArg &b);
+void launch_binary_scalar(BinaryOp op, const TensorArg &out, const TensorArg &a, ScalarArg s,
+                          bool scalar_is_lhs);
 // Needs `device` for its scratch memory (partial results of a split reduction).
-void launchReduce(int device, ReduceOp op, const TensorArg &out, const TensorArg &in,
-                  std::uint32_t reducedDims);
+void launch_reduce(int device, ReduceOp op, const TensorArg &out, const TensorArg &in,
+                   std::uint32_t reduced_dims);
 
 } // namespace pl::cuda::detail

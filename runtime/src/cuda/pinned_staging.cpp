@@ -3,6 +3,7 @@
 #include "cuda_error.h"
 #include "device_context.h"
 
+#include <algorithm>
 #include <bit>
 
 namespace pl::cuda::detail {
@@ -12,32 +13,32 @@ namespace {
 // copies of any size.
 constexpr std::size_t kMinStagingBytes = std::size_t{64} << 10;
 
-std::size_t stagingClass(std::size_t bytes) {
+std::size_t staging_class(std::size_t bytes) {
   return std::bit_ceil(std::max(bytes, kMinStagingBytes));
 }
 
 } // namespace
 
-void PinnedStagingPool::reclaimFinished() {
+void PinnedStagingPool::reclaim_finished() {
   std::size_t kept = 0;
-  for (InFlight &entry : inFlight_) {
+  for (InFlight &entry : in_flight_) {
     const cudaError_t status = cudaEventQuery(entry.done);
     if (status == cudaErrorNotReady) {
       (void)cudaGetLastError();
-      inFlight_[kept++] = entry;
+      in_flight_[kept++] = entry;
       continue;
     }
     PL_CUDA_CHECK(status);
     idle_[entry.buffer.size].push_back(entry.buffer.data);
-    idleEvents_[entry.device].push_back(entry.done);
+    idle_events_[entry.device].push_back(entry.done);
   }
-  inFlight_.resize(kept);
+  in_flight_.resize(kept);
 }
 
 PinnedBuffer PinnedStagingPool::acquire(std::size_t bytes) {
-  const std::size_t size = stagingClass(bytes);
+  const std::size_t size = staging_class(bytes);
   std::lock_guard lock(mutex_);
-  reclaimFinished();
+  reclaim_finished();
   if (auto bin = idle_.find(size); bin != idle_.end() && !bin->second.empty()) {
     void *data = bin->second.back();
     bin->second.pop_back();
@@ -48,8 +49,8 @@ PinnedBuffer PinnedStagingPool::acquire(std::size_t bytes) {
   return {data, size};
 }
 
-cudaEvent_t PinnedStagingPool::takeEvent(int device) {
-  auto &events = idleEvents_[device];
+cudaEvent_t PinnedStagingPool::take_event(int device) {
+  auto &events = idle_events_[device];
   if (!events.empty()) {
     cudaEvent_t event = events.back();
     events.pop_back();
@@ -61,25 +62,25 @@ cudaEvent_t PinnedStagingPool::takeEvent(int device) {
   return event;
 }
 
-void PinnedStagingPool::releaseAfterQueuedWork(PinnedBuffer buffer, int device,
-                                               cudaStream_t stream) {
+void PinnedStagingPool::release_after_queued_work(PinnedBuffer buffer, int device,
+                                                  cudaStream_t stream) {
   std::lock_guard lock(mutex_);
-  cudaEvent_t done = takeEvent(device);
+  cudaEvent_t done = take_event(device);
   DeviceGuard guard(device);
   PL_CUDA_CHECK(cudaEventRecord(done, stream));
-  inFlight_.push_back({buffer, device, done});
+  in_flight_.push_back({buffer, device, done});
 }
 
-void PinnedStagingPool::emptyCache() {
+void PinnedStagingPool::empty_cache() {
   std::lock_guard lock(mutex_);
-  reclaimFinished();
+  reclaim_finished();
   for (auto &[size, buffers] : idle_)
     for (void *data : buffers)
       PL_CUDA_CHECK(cudaFreeHost(data));
   idle_.clear();
 }
 
-PinnedStagingPool &pinnedStagingPool() {
+PinnedStagingPool &pinned_staging_pool() {
   static PinnedStagingPool *const pool = new PinnedStagingPool();
   return *pool;
 }

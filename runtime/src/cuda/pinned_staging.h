@@ -25,10 +25,9 @@ public:
   PinnedBuffer acquire(std::size_t bytes);
   // Hands `buffer` back once the work queued so far on `stream` of `device`
   // (the copy that reads the buffer) has finished.
-  void releaseAfterQueuedWork(PinnedBuffer buffer, int device,
-                              cudaStream_t stream);
+  void release_after_queued_work(PinnedBuffer buffer, int device, cudaStream_t stream);
   // Frees every idle buffer; buffers still read by a copy stay.
-  void emptyCache();
+  void empty_cache();
 
 private:
   struct InFlight {
@@ -37,16 +36,16 @@ private:
     cudaEvent_t done;
   };
 
-  void reclaimFinished();
-  cudaEvent_t takeEvent(int device);
+  void reclaim_finished();
+  cudaEvent_t take_event(int device);
 
   std::mutex mutex_;
   std::unordered_map<std::size_t, std::vector<void *>> idle_; // by size class
-  std::vector<InFlight> inFlight_;
-  std::unordered_map<int, std::vector<cudaEvent_t>> idleEvents_; // by device
+  std::vector<InFlight> in_flight_;
+  std::unordered_map<int, std::vector<cudaEvent_t>> idle_events_; // by device
 };
 
-// The process-wide pool; never destroyed (see cachingAllocator()).
-PinnedStagingPool &pinnedStagingPool();
+// The process-wide pool; never destroyed (see caching_allocator()).
+PinnedStagingPool &pinned_staging_pool();
 
 } // namespace pl::cuda::detail

@@ -75,24 +75,24 @@ template <class T> struct ArgMaxPolicy {
 };
 
 template <class Policy, class T>
-__global__ void reduceSequential(ReduceLayout layout, const T *in, typename Policy::Out *out) {
-  const std::int64_t numOut = layout.numOutputs, extent = layout.extent;
+__global__ void reduce_sequential(ReduceLayout layout, const T *in, typename Policy::Out *out) {
+  const std::int64_t num_out = layout.num_outputs, extent = layout.extent;
   const std::int64_t stride = std::int64_t{gridDim.x} * blockDim.x;
-  for (std::int64_t o = std::int64_t{blockIdx.x} * blockDim.x + threadIdx.x; o < numOut;
+  for (std::int64_t o = std::int64_t{blockIdx.x} * blockDim.x + threadIdx.x; o < num_out;
        o += stride) {
-    std::int64_t inBase, outOffset;
-    layout.outputOffsets(o, inBase, outOffset);
+    std::int64_t in_base, out_offset;
+    layout.output_offsets(o, in_base, out_offset);
     typename Policy::State s = Policy::empty();
     for (std::int64_t r = 0; r < extent; ++r)
-      s = Policy::add(s, in[inBase + layout.reducedOffset(r)], r);
-    out[outOffset] = Policy::finish(s, extent);
+      s = Policy::add(s, in[in_base + layout.reduced_offset(r)], r);
+    out[out_offset] = Policy::finish(s, extent);
   }
 }
 
 // Merges the block's states in shared memory; thread 0 gets the result.
 template <class Policy>
-__device__ typename Policy::State blockMerge(typename Policy::State *shared,
-                                             typename Policy::State s) {
+__device__ typename Policy::State block_merge(typename Policy::State *shared,
+                                              typename Policy::State s) {
   shared[threadIdx.x] = s;
   __syncthreads();
   for (unsigned width = blockDim.x / 2; width > 0; width /= 2) {
@@ -108,22 +108,22 @@ __device__ typename Policy::State blockMerge(typename Policy::State *shared,
 // Block (x, y) reduces chunk y of output x. With one chunk it writes the
 // output; otherwise it writes its state to partials[x * gridDim.y + y].
 template <class Policy, class T>
-__global__ void reduceBlocks(ReduceLayout layout, const T *in, typename Policy::Out *out,
-                             typename Policy::State *partials, std::int64_t chunk) {
+__global__ void reduce_blocks(ReduceLayout layout, const T *in, typename Policy::Out *out,
+                              typename Policy::State *partials, std::int64_t chunk) {
   __shared__ typename Policy::State shared[kThreadsPerBlock];
-  const std::int64_t numOut = layout.numOutputs, extent = layout.extent;
+  const std::int64_t num_out = layout.num_outputs, extent = layout.extent;
   const std::int64_t begin = std::int64_t{blockIdx.y} * chunk;
   const std::int64_t end = begin + chunk < extent ? begin + chunk : extent;
-  for (std::int64_t o = blockIdx.x; o < numOut; o += gridDim.x) {
-    std::int64_t inBase, outOffset;
-    layout.outputOffsets(o, inBase, outOffset);
+  for (std::int64_t o = blockIdx.x; o < num_out; o += gridDim.x) {
+    std::int64_t in_base, out_offset;
+    layout.output_offsets(o, in_base, out_offset);
     typename Policy::State s = Policy::empty();
     for (std::int64_t r = begin + threadIdx.x; r < end; r += blockDim.x)
-      s = Policy::add(s, in[inBase + layout.reducedOffset(r)], r);
-    s = blockMerge<Policy>(shared, s);
+      s = Policy::add(s, in[in_base + layout.reduced_offset(r)], r);
+    s = block_merge<Policy>(shared, s);
     if (threadIdx.x == 0) {
       if (gridDim.y == 1)
-        out[outOffset] = Policy::finish(s, extent);
+        out[out_offset] = Policy::finish(s, extent);
       else
         partials[o * gridDim.y + blockIdx.y] = s;
     }
@@ -131,18 +131,18 @@ __global__ void reduceBlocks(ReduceLayout layout, const T *in, typename Policy::
 }
 
 template <class Policy>
-__global__ void mergePartials(ReduceLayout layout, const typename Policy::State *partials,
-                              unsigned splits, typename Policy::Out *out) {
+__global__ void merge_partials(ReduceLayout layout, const typename Policy::State *partials,
+                               unsigned splits, typename Policy::Out *out) {
   __shared__ typename Policy::State shared[kThreadsPerBlock];
-  for (std::int64_t o = blockIdx.x; o < layout.numOutputs; o += gridDim.x) {
+  for (std::int64_t o = blockIdx.x; o < layout.num_outputs; o += gridDim.x) {
     typename Policy::State s = Policy::empty();
     for (unsigned i = threadIdx.x; i < splits; i += blockDim.x)
       s = Policy::merge(s, partials[o * splits + i]);
-    s = blockMerge<Policy>(shared, s);
+    s = block_merge<Policy>(shared, s);
     if (threadIdx.x == 0) {
-      std::int64_t inBase, outOffset;
-      layout.outputOffsets(o, inBase, outOffset);
-      out[outOffset] = Policy::finish(s, layout.extent);
+      std::int64_t in_base, out_offset;
+      layout.output_offsets(o, in_base, out_offset);
+      out[out_offset] = Policy::finish(s, layout.extent);
     }
   }
 }
@@ -153,8 +153,8 @@ __global__ void mergePartials(ReduceLayout layout, const typename Policy::State 
 class ScratchBuffer {
 public:
   ScratchBuffer(int device, std::size_t bytes)
-      : device_(device), bytes_(bytes), data_(cachingAllocator().allocate(device, bytes)) {}
-  ~ScratchBuffer() { cachingAllocator().deallocate(device_, data_, bytes_); }
+      : device_(device), bytes_(bytes), data_(caching_allocator().allocate(device, bytes)) {}
+  ~ScratchBuffer() { caching_allocator().deallocate(device_, data_, bytes_); }
   ScratchBuffer(const ScratchBuffer &) = delete;
   ScratchBuffer &operator=(const ScratchBuffer &) = delete;
   void *data() const { return data_; }
@@ -166,58 +166,58 @@ private:
 };
 
 template <class Policy, class T>
-void runReduce(int device, const TensorArg &out, const TensorArg &in, std::uint32_t reducedDims) {
-  const ReduceLayout layout = makeReduceLayout(out, in, reducedDims);
-  const std::int64_t numOut = layout.numOutputs;
-  const auto *inData = static_cast<const T *>(in.data);
-  auto *outData = static_cast<typename Policy::Out *>(out.data);
-  if (numOut == 0)
+void run_reduce(int device, const TensorArg &out, const TensorArg &in, std::uint32_t reduced_dims) {
+  const ReduceLayout layout = make_reduce_layout(out, in, reduced_dims);
+  const std::int64_t num_out = layout.num_outputs;
+  const auto *in_data = static_cast<const T *>(in.data);
+  auto *out_data = static_cast<typename Policy::Out *>(out.data);
+  if (num_out == 0)
     return;
-  const ReducePlan plan = planReduction(numOut, layout.extent);
+  const ReducePlan plan = plan_reduction(num_out, layout.extent);
 
   if (plan.sequential) {
-    reduceSequential<Policy, T>
-        <<<blocksFor(numOut), kThreadsPerBlock>>>(layout, inData, outData);
+    reduce_sequential<Policy, T>
+        <<<blocks_for(num_out), kThreadsPerBlock>>>(layout, in_data, out_data);
     PL_CUDA_CHECK_LAUNCH();
     return;
   }
-  const auto outBlocks = static_cast<unsigned>(numOut < kMaxBlocks ? numOut : kMaxBlocks);
+  const auto out_blocks = static_cast<unsigned>(num_out < kMaxBlocks ? num_out : kMaxBlocks);
   const auto splits = static_cast<unsigned>(plan.splits);
   if (splits == 1) {
-    reduceBlocks<Policy, T><<<dim3(outBlocks, 1), kThreadsPerBlock>>>(
-        layout, inData, outData, nullptr, plan.chunk);
+    reduce_blocks<Policy, T>
+        <<<dim3(out_blocks, 1), kThreadsPerBlock>>>(layout, in_data, out_data, nullptr, plan.chunk);
     PL_CUDA_CHECK_LAUNCH();
     return;
   }
   using State = typename Policy::State;
-  ScratchBuffer partials(device, static_cast<std::size_t>(numOut) * splits * sizeof(State));
-  auto *partialData = static_cast<State *>(partials.data());
-  reduceBlocks<Policy, T><<<dim3(outBlocks, splits), kThreadsPerBlock>>>(
-      layout, inData, outData, partialData, plan.chunk);
+  ScratchBuffer partials(device, static_cast<std::size_t>(num_out) * splits * sizeof(State));
+  auto *partial_data = static_cast<State *>(partials.data());
+  reduce_blocks<Policy, T><<<dim3(out_blocks, splits), kThreadsPerBlock>>>(
+      layout, in_data, out_data, partial_data, plan.chunk);
   PL_CUDA_CHECK_LAUNCH();
-  mergePartials<Policy><<<outBlocks, kThreadsPerBlock>>>(layout, partialData, splits, outData);
+  merge_partials<Policy><<<out_blocks, kThreadsPerBlock>>>(layout, partial_data, splits, out_data);
   PL_CUDA_CHECK_LAUNCH();
 }
 
 } // namespace
 
-void launchReduce(int device, ReduceOp op, const TensorArg &out, const TensorArg &in,
-                  std::uint32_t reducedDims) {
+void launch_reduce(int device, ReduceOp op, const TensorArg &out, const TensorArg &in,
+                   std::uint32_t reduced_dims) {
   backend::visit_dtype(in.dtype, [&](auto tag) {
     using T = decltype(tag);
     switch (op) {
     case ReduceOp::Sum:
       if constexpr (!std::is_same_v<T, bool>)
-        return runReduce<SumPolicy<T>, T>(device, out, in, reducedDims);
+        return run_reduce<SumPolicy<T>, T>(device, out, in, reduced_dims);
       break;
     case ReduceOp::Mean:
       if constexpr (std::is_floating_point_v<T>)
-        return runReduce<MeanPolicy<T>, T>(device, out, in, reducedDims);
+        return run_reduce<MeanPolicy<T>, T>(device, out, in, reduced_dims);
       break;
     case ReduceOp::Max:
-      return runReduce<MaxPolicy<T>, T>(device, out, in, reducedDims);
+      return run_reduce<MaxPolicy<T>, T>(device, out, in, reduced_dims);
     case ReduceOp::ArgMax:
-      return runReduce<ArgMaxPolicy<T>, T>(device, out, in, reducedDims);
+      return run_reduce<ArgMaxPolicy<T>, T>(device, out, in, reduced_dims);
     }
     PL_ASSERT(false && "reduction dispatched for a dtype the front end rejects");
   });

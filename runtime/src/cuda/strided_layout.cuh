@@ -15,7 +15,7 @@ inline constexpr int kThreadsPerBlock = 256;
 // Grid-stride loops cover the rest; more blocks than this only add overhead.
 inline constexpr std::int64_t kMaxBlocks = std::int64_t{1} << 16;
 
-inline unsigned blocksFor(std::int64_t elements) {
+inline unsigned blocks_for(std::int64_t elements) {
   const std::int64_t blocks = (elements + kThreadsPerBlock - 1) / kThreadsPerBlock;
   return static_cast<unsigned>(blocks < kMaxBlocks ? blocks : kMaxBlocks);
 }

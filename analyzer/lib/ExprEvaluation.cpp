@@ -1,78 +1,23 @@
-// The transfer functions of the device analysis and its fixed-point driver.
-#include "placelint/analysis/DeviceAnalysis.h"
+// The transfer functions of expressions: what device each tensor-, device-,
+// options- or module-valued expression has, and the same-device rule
+// (mixed-device) for operations combining tensors.
+#include "FunctionAnalyzer.h"
 #include "placelint/analysis/DeviceString.h"
-#include "placelint/analysis/LoopFacts.h"
 
 #include "clang/AST/ASTContext.h"
 #include "clang/AST/DeclCXX.h"
-#include "clang/AST/ExprCXX.h"
-#include "clang/AST/StmtCXX.h"
-#include "clang/Analysis/Analyses/PostOrderCFGView.h"
-#include "clang/Analysis/CFG.h"
-#include "clang/Analysis/FlowSensitive/DataflowWorklist.h"
 #include "clang/Basic/SourceManager.h"
-#include "llvm/ADT/DenseMap.h"
-#include "llvm/ADT/DenseSet.h"
-#include "llvm/Support/raw_ostream.h"
 
-#include <optional>
-
-namespace placelint::analysis {
-
-using namespace clang;
-
-FindingsHandler::~FindingsHandler() = default;
-
-std::string symbolName(const ValueDecl *Var) {
-  return Var ? Var->getNameAsString() : std::string("?");
-}
-
-ValueFact ValueFact::join(const ValueFact &Other) const {
-  if (Devices.isBottom())
-    return Other;
-  if (Other.Devices.isBottom())
-    return *this;
-  ValueFact Result;
-  Result.Devices = Devices.join(Other.Devices);
-  Result.Dim = analysis::join(Dim, Other.Dim);
-  // Keep the first origin for stable notes, and the origin of each device.
-  Result.From = From.Kind != OriginKind::None ? From : Other.From;
-  if (Devices == Other.Devices) {
-    Result.MemberOrigins = MemberOrigins;
-  } else if (Result.Devices.isKnown()) {
-    for (const AbstractDevice &D : Result.Devices.devices())
-      Result.MemberOrigins.push_back(
-          {D, llvm::is_contained(Devices.devices(), D) ? originOf(D) : Other.originOf(D)});
-  }
-  Result.OptionsWithoutDevice = OptionsWithoutDevice && Other.OptionsWithoutDevice;
-  if (TransferCall == Other.TransferCall && TransferSource == Other.TransferSource) {
-    Result.TransferCall = TransferCall;
-    Result.TransferSource = TransferSource;
-  }
-  return Result;
-}
-
-Origin ValueFact::originOf(const AbstractDevice &Device) const {
-  for (const auto &[Member, Where] : MemberOrigins)
-    if (Member == Device)
-      return Where;
-  return From;
-}
+namespace placelint::analysis::detail {
 
 namespace {
-
-using State = llvm::DenseMap<const ValueDecl *, ValueFact>;
-
-struct Operand {
-  const Expr *E;
-  ValueFact Fact;
-  bool InPlaceSelf = false;
-};
 
 bool isCpuScalar(const ValueFact &Fact) {
   std::optional<AbstractDevice> Device = Fact.Devices.single();
   return Fact.Dim == ZeroDim::Yes && Device && Device->isCpu();
 }
+
+} // namespace
 
 const ValueDecl *trackedDecl(const Expr *E) {
   if (!E)
@@ -87,6 +32,9 @@ const ValueDecl *trackedDecl(const Expr *E) {
       return Member->getMemberDecl();
   return nullptr;
 }
+
+
+namespace {
 
 // The module variable behind `model`, `model->`, `*model`.
 const ValueDecl *moduleDecl(const Expr *E) {
@@ -130,264 +78,7 @@ unsigned explicitArgCount(const CallExpr &Call) {
       ++Count;
   return Count;
 }
-
-class FunctionAnalyzer {
-public:
-  FunctionAnalyzer(DeviceAnalysis &Owner, const FunctionDecl &Function,
-                   llvm::ArrayRef<ValueFact> Arguments, FindingsHandler *Handler,
-                   LoopFacts &Loops)
-      : Owner(Owner), Function(Function), Context(Owner.context()),
-        Model(Owner.model()), Arguments(Arguments), Handler(Handler), Loops(Loops) {}
-
-  // Runs to the fixed point, then once more reporting. Returns the join of
-  // the returned values, or nullopt when no CFG could be built.
-  std::optional<ValueFact> run(FactObserver Observer);
-
-private:
-  // Fixed point.
-  State entryState(const CFGBlock &Block) const;
-  State initialState() const;
-  void visitBlock(const CFGBlock &Block);
-  void visitElement(const CFGElement &Element);
-
-  // Variables.
-  ValueFact initialFact(const ValueDecl &Decl) const;
-  ValueFact read(const ValueDecl &Decl, const Expr &Ref);
-  void assign(const ValueDecl &Decl, ValueFact Fact, const Expr *Source,
-              SourceLocation At);
-
-  // Expressions.
-  ValueFact factOf(const Expr *E);
-  ValueFact evaluate(const Expr *E);
-  ValueFact evaluateDeviceTypeConstant(const Expr *E);
-  ValueFact deviceFromArguments(llvm::ArrayRef<const Expr *> Args);
-  ValueFact evaluateConstruct(const CXXConstructExpr &Construct);
-  ValueFact evaluateOperatorCall(const CXXOperatorCallExpr &Op);
-  ValueFact evaluateMemberCall(const CXXMemberCallExpr &Call);
-  ValueFact evaluateTensorMethod(const CXXMemberCallExpr &Call, StringRef Name);
-  ValueFact evaluateModuleMethod(const CXXMemberCallExpr &Call, StringRef Name);
-  ValueFact evaluateCall(const CallExpr &Call);
-  ValueFact evaluateApiCall(const CallExpr &Call, const FunctionDecl &Callee, CallKind Kind);
-  ValueFact evaluateTransfer(const CXXMemberCallExpr &Call, StringRef Name);
-  ValueFact applyModule(const Expr &Call, const Expr &ModuleExpr,
-                        llvm::ArrayRef<const Expr *> Args);
-  ValueFact summaryCall(const CallExpr &Call, const FunctionDecl &Callee);
-  // A callee may change what it gets by non-const reference, and a
-  // non-const member function of this may change every field.
-  void forgetReferenceArguments(const CallExpr &Call, const FunctionDecl &Callee);
-  void forgetFields();
-  ValueFact resultOf(const Expr &Call, DeviceSet Devices, ZeroDim Dim) const;
-
-  // Operations combining tensors.
-  ValueFact combine(const Expr &Call, llvm::ArrayRef<Operand> Operands) const;
-  void checkSameDevice(const Expr &Call, StringRef OpName, llvm::ArrayRef<Operand> Operands);
-  Operand operand(const Expr *E, bool InPlaceSelf = false) {
-    return {E, factOf(E), InPlaceSelf};
-  }
-
-  // Loops.
-  void checkTransferInLoop(const CXXMemberCallExpr &Call, const ValueFact &Source,
-                           const DeviceSet &Target);
-  bool reporting() const { return Reporting && Handler; }
-
-  DeviceAnalysis &Owner;
-  const FunctionDecl &Function;
-  ASTContext &Context;
-  const ApiModel &Model;
-  llvm::ArrayRef<ValueFact> Arguments;
-  FindingsHandler *Handler;
-  LoopFacts &Loops;
-
-  std::unique_ptr<CFG> Graph;
-  std::vector<std::optional<State>> BlockExit;
-  State Current;
-  llvm::DenseMap<const Expr *, ValueFact> ExprFacts;
-  llvm::DenseSet<const Expr *> Reported;
-  ValueFact Returned;
-  bool Reporting = false;
-};
-
-// ---------------------------------------------------------------------------
-// Fixed point
-
-std::optional<ValueFact> FunctionAnalyzer::run(FactObserver Observer) {
-  CFG::BuildOptions Options;
-  Options.AddInitializers = true;
-  Options.AddCXXDefaultInitExprInCtors = true;
-  // Variables leave the state at the end of their scope, which keeps the
-  // state as small as the set of variables in scope.
-  Options.AddLifetime = true;
-  Options.setAllAlwaysAdd();
-  Graph = CFG::buildCFG(&Function, Function.getBody(), &Context, Options);
-  if (!Graph)
-    return std::nullopt;
-
-  PostOrderCFGView Order(Graph.get());
-  BlockExit.assign(Graph->getNumBlockIDs(), std::nullopt);
-  ForwardDataflowWorklist Worklist(*Graph, &Order);
-  Worklist.enqueueBlock(&Graph->getEntry());
-  // The lattice has finite height; the cap only guards against a bug.
-  unsigned Budget = 64 * Graph->getNumBlockIDs() + 64;
-  while (const CFGBlock *Block = Worklist.dequeue()) {
-    if (--Budget == 0)
-      return std::nullopt;
-    Current = entryState(*Block);
-    visitBlock(*Block);
-    std::optional<State> &Exit = BlockExit[Block->getBlockID()];
-    if (Exit && *Exit == Current)
-      continue;
-    Exit = std::move(Current);
-    Worklist.enqueueSuccessors(Block);
-  }
-
-  // One more pass over the stable states, reporting.
-  Reporting = true;
-  Returned = ValueFact();
-  for (const CFGBlock *Block : Order) {
-    if (!BlockExit[Block->getBlockID()] && Block != &Graph->getEntry())
-      continue; // unreachable
-    Current = entryState(*Block);
-    visitBlock(*Block);
-  }
-  if (Observer)
-    for (const auto &[E, Fact] : ExprFacts)
-      if (Model.classify(E->getType()) != ValueKind::Other)
-        Observer(*E, Fact);
-  return Returned;
-}
-
-ValueFact FunctionAnalyzer::initialFact(const ValueDecl &Decl) const {
-  const auto *Var = dyn_cast<VarDecl>(&Decl);
-  if (Var && Var->isLocalVarDecl())
-    return ValueFact(); // not declared yet on this path
-  ValueKind Kind = Model.classify(Decl.getType());
-  if (Kind == ValueKind::Device || Kind == ValueKind::DeviceType)
-    return ValueFact::on(DeviceSet::of(AbstractDevice::symbolic(&Decl)));
-  return ValueFact::unknown();
-}
-
-State FunctionAnalyzer::initialState() const {
-  State Initial;
-  if (Arguments.empty())
-    return Initial;
-  for (unsigned I = 0; I < Function.getNumParams(); ++I) {
-    const ParmVarDecl *Param = Function.getParamDecl(I);
-    if (Model.classify(Param->getType()) != ValueKind::Other)
-      Initial[Param] = I < Arguments.size() ? Arguments[I] : ValueFact::unknown();
-  }
-  return Initial;
-}
-
-State FunctionAnalyzer::entryState(const CFGBlock &Block) const {
-  if (&Block == &Graph->getEntry())
-    return initialState();
-  std::optional<State> Joined;
-  for (const CFGBlock::AdjacentBlock &Pred : Block.preds()) {
-    const CFGBlock *P = Pred.getReachableBlock();
-    if (!P || !BlockExit[P->getBlockID()])
-      continue;
-    const State &Incoming = *BlockExit[P->getBlockID()];
-    if (!Joined) {
-      Joined = Incoming;
-      continue;
-    }
-    for (auto &[Decl, Fact] : *Joined) {
-      auto It = Incoming.find(Decl);
-      Fact = Fact.join(It != Incoming.end() ? It->second : initialFact(*Decl));
-    }
-    for (const auto &[Decl, Fact] : Incoming)
-      if (!Joined->count(Decl))
-        (*Joined)[Decl] = initialFact(*Decl).join(Fact);
-  }
-  return Joined ? std::move(*Joined) : State();
-}
-
-void FunctionAnalyzer::visitBlock(const CFGBlock &Block) {
-  for (const CFGElement &Element : Block)
-    visitElement(Element);
-}
-
-void FunctionAnalyzer::visitElement(const CFGElement &Element) {
-  if (std::optional<CFGLifetimeEnds> End = Element.getAs<CFGLifetimeEnds>()) {
-    Current.erase(End->getVarDecl());
-    return;
-  }
-  if (std::optional<CFGInitializer> Init = Element.getAs<CFGInitializer>()) {
-    const CXXCtorInitializer *Initializer = Init->getInitializer();
-    if (Initializer->isMemberInitializer() && Initializer->getInit())
-      assign(*Initializer->getMember(), factOf(Initializer->getInit()),
-             Initializer->getInit(), Initializer->getSourceLocation());
-    return;
-  }
-  std::optional<CFGStmt> Statement = Element.getAs<CFGStmt>();
-  if (!Statement)
-    return;
-  const Stmt *S = Statement->getStmt();
-  if (const auto *Decls = dyn_cast<DeclStmt>(S)) {
-    for (const Decl *D : Decls->decls())
-      if (const auto *Var = dyn_cast<VarDecl>(D))
-        if (const Expr *Init = Var->getInit();
-            Init && Model.classify(Var->getType()) != ValueKind::Other)
-          assign(*Var, factOf(Init), Init, Var->getLocation());
-    return;
-  }
-  if (const auto *Return = dyn_cast<ReturnStmt>(S)) {
-    if (const Expr *Value = Return->getRetValue())
-      Returned = Returned.join(factOf(Value));
-    return;
-  }
-  if (const auto *E = dyn_cast<Expr>(S)) {
-    // Only calls matter among values the model does not track (Module::to
-    // returns void, item() a Scalar).
-    if (Model.classify(E->getType()) == ValueKind::Other && !isa<CallExpr>(E))
-      return;
-    ExprFacts[E] = evaluate(E);
-  }
-}
-
-// ---------------------------------------------------------------------------
-// Variables
-
-ValueFact FunctionAnalyzer::read(const ValueDecl &Decl, const Expr &Ref) {
-  if (Loops.isEscaped(Decl))
-    return ValueFact::unknown();
-  auto It = Current.find(&Decl);
-  if (It != Current.end())
-    return It->second;
-  ValueKind Kind = Model.classify(Decl.getType());
-  const auto *Var = dyn_cast<VarDecl>(&Decl);
-  // A global constant: `const Device kGpu("cuda:1");`, `constexpr auto k = kCUDA;`.
-  if (Var && !Var->hasLocalStorage() && Var->getType().isConstQualified() &&
-      Var->getInit() && (Kind == ValueKind::Device || Kind == ValueKind::DeviceType)) {
-    if (Kind == ValueKind::DeviceType)
-      return evaluateDeviceTypeConstant(&Ref);
-    ValueFact Fact = factOf(Var->getInit());
-    if (Fact.Devices.single())
-      return Fact;
-  }
-  if (Var && Var->isLocalVarDecl() && Var->isStaticLocal())
-    return Kind == ValueKind::Device || Kind == ValueKind::DeviceType
-               ? ValueFact::on(DeviceSet::of(AbstractDevice::symbolic(&Decl)))
-               : ValueFact::unknown();
-  ValueFact Initial = initialFact(Decl);
-  return Initial.Devices.isBottom() ? ValueFact::unknown() : Initial;
-}
-
-void FunctionAnalyzer::assign(const ValueDecl &Decl, ValueFact Fact, const Expr *Source,
-                              SourceLocation At) {
-  ValueKind Kind = Model.classify(Decl.getType());
-  if (Kind == ValueKind::Other)
-    return;
-  // A Device variable holding one of several devices, or an unknown one, is
-  // "the device in 'dev'": tensors moved to it agree with each other.
-  if ((Kind == ValueKind::Device || Kind == ValueKind::DeviceType) &&
-      !Fact.Devices.single())
-    Fact.Devices = DeviceSet::of(AbstractDevice::symbolic(&Decl));
-  const Expr *Stripped = stripCopies(Source);
-  if (Stripped && trackedDecl(Stripped))
-    Fact.setOrigin({OriginKind::Assigned, At});
-  Current[&Decl] = Fact;
-}
+} // namespace
 
 // ---------------------------------------------------------------------------
 // Expressions
@@ -626,6 +317,9 @@ ValueFact FunctionAnalyzer::evaluateMemberCall(const CXXMemberCallExpr &Call) {
   case ValueKind::Tensor:
     return evaluateTensorMethod(Call, Name);
   case ValueKind::Module:
+    // `this->to(dev)` in a module moves the parameters its fields hold.
+    if (isa<CXXThisExpr>(Object->IgnoreParenImpCasts()) && !Method->isConst())
+      forgetFields();
     return evaluateModuleMethod(Call, Name);
   case ValueKind::TensorOptions: {
     CallKind Kind = ApiModel::classifyOptionsMethod(Name);
@@ -1099,160 +793,4 @@ void FunctionAnalyzer::checkSameDevice(const Expr &Call, StringRef OpName,
       }
 }
 
-// ---------------------------------------------------------------------------
-// Loops
-
-void FunctionAnalyzer::checkTransferInLoop(const CXXMemberCallExpr &Call,
-                                           const ValueFact &Source,
-                                           const DeviceSet &Target) {
-  if (!Reported.insert(&Call).second)
-    return;
-  const Stmt *Loop = Loops.loopAround(Call);
-  if (!Loop || !Target.isKnown() || Source.Devices.isBottom())
-    return;
-  const Expr *Receiver = Call.getImplicitObjectArgument();
-  std::optional<AbstractDevice> From = Source.Devices.single();
-  std::optional<AbstractDevice> To = Target.single();
-  const CXXMethodDecl *Method = Call.getMethodDecl();
-  bool IsSync = Method && Method->getIdentifier() && Method->getName() == "item";
-
-  // Round trip: moved straight back to where the previous transfer, in this
-  // loop, took it from.
-  if (!IsSync && Source.TransferCall && Loops.loopAround(*Source.TransferCall) == Loop &&
-      To && From) {
-    // Where it came from may be unknown (a loaded batch): moving it to a
-    // device and straight to the host is a round trip wherever it was.
-    std::optional<AbstractDevice> Before = Source.TransferSource.single();
-    bool BackToSource = Source.TransferSource.isUnknown() ||
-                        (Before && compare(*Before, *To) == Agreement::Same);
-    if (BackToSource && compare(*From, *To) != Agreement::Same) {
-      RoundTripFinding Finding;
-      Finding.Call = &Call;
-      Finding.Receiver = Receiver;
-      Finding.Loop = Loop;
-      Finding.Target = Target;
-      Finding.FirstTransfer = Source.TransferCall;
-      Finding.Intermediate = Source.Devices;
-      Handler->onRoundTripInLoop(Finding);
-      return;
-    }
-  }
-  // Invariant: the same tensor, unchanged, to the same place on every
-  // iteration (and not already there). From an unknown device the transfer
-  // may be no copy at all: not reported.
-  bool AlreadyThere = !Source.Devices.isKnown() ||
-                      (From && To && compare(*From, *To) == Agreement::Same);
-  const auto *Ref = dyn_cast<DeclRefExpr>(stripCopies(Receiver));
-  const auto *Var = Ref ? dyn_cast<VarDecl>(Ref->getDecl()) : nullptr;
-  if (!IsSync && !AlreadyThere && Var && !Loops.isDeclaredIn(*Var, *Loop) &&
-      !Loops.isChangedIn(*Var, *Loop) &&
-      llvm::all_of(Call.arguments(),
-                   [&](const Expr *Arg) { return Loops.isInvariantIn(*Arg, *Loop); })) {
-    LoopTransferFinding Finding{&Call, Receiver, Loop, Target};
-    Handler->onInvariantTransferInLoop(Finding);
-    return;
-  }
-  // Sync: a copy from a device to the host.
-  bool ToHost = To && To->isCpu();
-  bool OnDevice = Source.Devices.allConcrete() &&
-                  llvm::none_of(Source.Devices.devices(),
-                                [](const AbstractDevice &D) { return D.isCpu(); });
-  if (ToHost && OnDevice) {
-    SyncFinding Finding;
-    Finding.Call = &Call;
-    Finding.Receiver = Receiver;
-    Finding.Loop = Loop;
-    Finding.Target = Target;
-    Finding.Source = Source.Devices;
-    Handler->onSyncInLoop(Finding);
-  }
-}
-
-} // namespace
-
-// ---------------------------------------------------------------------------
-// DeviceAnalysis
-
-DeviceAnalysis::DeviceAnalysis(ASTContext &Context, ApiProfile Profile)
-    : Context(Context), Model(Context, Profile) {}
-
-DeviceAnalysis::~DeviceAnalysis() = default;
-
-namespace {
-
-bool analyzable(const FunctionDecl &Function, const ASTContext &Context) {
-  return Function.hasBody() && Function.doesThisDeclarationHaveABody() &&
-         !Function.isDependentContext() && !Function.isInvalidDecl() &&
-         !Context.getDiagnostics().hasUncompilableErrorOccurred();
-}
-
-} // namespace
-
-bool DeviceAnalysis::analyze(const FunctionDecl &Function, FindingsHandler &Handler,
-                             FactObserver Observer) {
-  if (!analyzable(Function, Context))
-    return false;
-  LoopFacts Loops(*Function.getBody(), Model);
-  if (!Loops.mentionsApi())
-    return false;
-  FunctionAnalyzer Analyzer(*this, Function, {}, &Handler, Loops);
-  if (!Analyzer.run(Observer))
-    return false;
-  for (const CXXMemberCallExpr *Call : Loops.discardedTransfers()) {
-    DiscardedTransferFinding Finding;
-    Finding.Call = Call;
-    Finding.Receiver = Call->getImplicitObjectArgument();
-    Finding.Method = Call->getMethodDecl()->getName().str();
-    const auto *Ref = dyn_cast<DeclRefExpr>(Finding.Receiver->IgnoreParenImpCasts());
-    const auto *Var = Ref ? dyn_cast<VarDecl>(Ref->getDecl()) : nullptr;
-    Finding.ReceiverIsAssignable = Var && Var->hasLocalStorage() &&
-                                   !Var->getType()->isReferenceType() &&
-                                   !Var->getType().isConstQualified();
-    Handler.onDiscardedTransfer(Finding);
-  }
-  for (const LambdaExpr *Lambda : Loops.lambdas())
-    analyze(*Lambda->getCallOperator(), Handler, Observer);
-  return true;
-}
-
-ValueFact DeviceAnalysis::summarize(const FunctionDecl &Function,
-                                    llvm::ArrayRef<ValueFact> Arguments) {
-  if (!analyzable(Function, Context) || InProgress.contains(&Function) ||
-      InProgress.size() >= kMaxSummaryDepth)
-    return ValueFact::unknown();
-  // Key: the function and the arguments' devices and ranks.
-  std::string Key;
-  llvm::raw_string_ostream KeyStream(Key);
-  KeyStream << static_cast<const void *>(&Function);
-  for (const ValueFact &Arg : Arguments) {
-    KeyStream << '|' << static_cast<int>(Arg.Dim) << Arg.OptionsWithoutDevice;
-    KeyStream << (Arg.Devices.isBottom() ? "b" : Arg.Devices.isUnknown() ? "u" : "s");
-    for (const AbstractDevice &D : Arg.Devices.devices())
-      KeyStream << ',' << static_cast<int>(D.kind()) << ':' << D.index() << ':'
-                << static_cast<const void *>(D.symbol());
-  }
-  KeyStream.flush();
-  if (auto It = Summaries.find(Key); It != Summaries.end())
-    return It->second;
-
-  InProgress.insert(&Function);
-  LoopFacts Facts(*Function.getBody(), Model);
-  FunctionAnalyzer Analyzer(*this, Function, Arguments, /*Handler=*/nullptr, Facts);
-  std::optional<ValueFact> Result = Analyzer.run(nullptr);
-  InProgress.erase(&Function);
-  ValueFact Summary = Result ? *Result : ValueFact::unknown();
-  if (Summary.Devices.isBottom())
-    Summary = ValueFact::unknown();
-  // The callee's own Device variables mean nothing to the caller.
-  Summary.Devices = Summary.Devices.forgetIf([&](const AbstractDevice &D) {
-    return !D.isConcrete() && D.symbol() &&
-           Function.Encloses(D.symbol()->getDeclContext());
-  });
-  Summary.setOrigin({});
-  Summary.TransferCall = nullptr;
-  Summary.TransferSource = DeviceSet();
-  Summaries.emplace(std::move(Key), Summary);
-  return Summary;
-}
-
-} // namespace placelint::analysis
+} // namespace placelint::analysis::detail

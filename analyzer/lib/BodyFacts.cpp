@@ -1,4 +1,4 @@
-#include "placelint/analysis/LoopFacts.h"
+#include "placelint/analysis/BodyFacts.h"
 
 #include "clang/AST/ASTContext.h"
 #include "clang/AST/ExprCXX.h"
@@ -31,9 +31,9 @@ const Expr *stripCopies(const Expr *E) {
   return E;
 }
 
-class LoopFacts::Collector : public RecursiveASTVisitor<Collector> {
+class BodyFacts::Collector : public RecursiveASTVisitor<Collector> {
 public:
-  explicit Collector(LoopFacts &Facts) : Facts(Facts) {}
+  explicit Collector(BodyFacts &Facts) : Facts(Facts) {}
 
   bool TraverseForStmt(ForStmt *S) { return traverseLoop(S, [&] { return Base::TraverseForStmt(S); }); }
   bool TraverseWhileStmt(WhileStmt *S) { return traverseLoop(S, [&] { return Base::TraverseWhileStmt(S); }); }
@@ -134,21 +134,21 @@ private:
       Facts.DiscardedTransfers.push_back(Call);
   }
 
-  LoopFacts &Facts;
+  BodyFacts &Facts;
   llvm::SmallVector<const Stmt *, 4> Loops;
 };
 
-LoopFacts::LoopFacts(const Stmt &Body, const ApiModel &Model) : Model(Model) {
+BodyFacts::BodyFacts(const Stmt &Body, const ApiModel &Model) : Model(Model) {
   Collector(*this).TraverseStmt(const_cast<Stmt *>(&Body));
 }
 
-LoopFacts::~LoopFacts() = default;
+BodyFacts::~BodyFacts() = default;
 
-const Stmt *LoopFacts::loopAround(const Expr &Call) const {
+const Stmt *BodyFacts::loopAround(const Expr &Call) const {
   return LoopOfCall.lookup(&Call);
 }
 
-bool LoopFacts::isDeclaredIn(const VarDecl &Var, const Stmt &Loop) const {
+bool BodyFacts::isDeclaredIn(const VarDecl &Var, const Stmt &Loop) const {
   for (const Stmt *L = LoopOfDecl.lookup(&Var); L; L = ParentLoop.lookup(L))
     if (L == &Loop)
       return true;
@@ -242,7 +242,7 @@ private:
 
 } // namespace
 
-bool LoopFacts::isChangedIn(const VarDecl &Var, const Stmt &Loop) {
+bool BodyFacts::isChangedIn(const VarDecl &Var, const Stmt &Loop) {
   if (Escaped.contains(&Var))
     return true;
   auto [It, Inserted] = Changed.try_emplace({&Var, &Loop}, false);
@@ -258,7 +258,7 @@ namespace {
 
 class InvarianceChecker : public RecursiveASTVisitor<InvarianceChecker> {
 public:
-  InvarianceChecker(LoopFacts &Facts, const Stmt &Loop, const ApiModel &Model)
+  InvarianceChecker(BodyFacts &Facts, const Stmt &Loop, const ApiModel &Model)
       : Facts(Facts), Loop(Loop), Model(Model) {}
 
   bool VisitDeclRefExpr(DeclRefExpr *Ref) {
@@ -291,14 +291,14 @@ public:
   bool Invariant = true;
 
 private:
-  LoopFacts &Facts;
+  BodyFacts &Facts;
   const Stmt &Loop;
   const ApiModel &Model;
 };
 
 } // namespace
 
-bool LoopFacts::isInvariantIn(const Expr &E, const Stmt &Loop) {
+bool BodyFacts::isInvariantIn(const Expr &E, const Stmt &Loop) {
   InvarianceChecker Checker(*this, Loop, Model);
   Checker.TraverseStmt(const_cast<Expr *>(&E));
   return Checker.Invariant;

@@ -24,10 +24,10 @@ class VarDecl;
 
 namespace placelint::analysis {
 
-class LoopFacts {
+class BodyFacts {
 public:
-  LoopFacts(const clang::Stmt &Body, const ApiModel &Model);
-  ~LoopFacts();
+  BodyFacts(const clang::Stmt &Body, const ApiModel &Model);
+  ~BodyFacts();
 
   bool mentionsApi() const { return MentionsApi; }
   // Whether Var may change behind the analysis's back, through a pointer or
