@@ -1,8 +1,6 @@
-// The device-string grammar, for string literals such as `t.to("cuda:1")`:
-//   cpu | cuda | cuda:N | sim | sim:N      N: decimal, no sign, no leading zeros
-// It must accept exactly what the runtime's pl::Device::parse accepts
-// (runtime/src/core/device.cpp). The analyzer links no runtime, so the
-// grammar is restated here and unit-tested against the same cases.
+// Device strings, for string literals such as `t.to("cuda:1")`, parsed with
+// the project's one grammar (<placelint/device_grammar.h>, which pl::Device
+// uses too), as an abstract device of the analysis.
 #pragma once
 
 #include "placelint/analysis/DeviceLattice.h"
