@@ -3,14 +3,14 @@
 
 #include "core/builtin_backends.h"
 #include "cpu/caching_allocator.h"
-#include "cpu/kernels.h"
+#include "cpu/host_kernel_backend.h"
 
 namespace pl::backend {
 namespace {
 
 constexpr std::size_t kMaxCachedBytes = std::size_t{1} << 30;
 
-class CpuBackend final : public Backend {
+class CpuBackend final : public HostKernelBackend {
 public:
   DeviceType device_type() const noexcept override { return DeviceType::CPU; }
   int device_count() const noexcept override { return 1; }
@@ -30,26 +30,6 @@ public:
                             std::size_t nbytes) override {
     std::memcpy(dst, src, nbytes);
   }
-  void synchronize(DeviceIndex) override {}
-
-  void fill(DeviceIndex, const TensorArg &out, ScalarArg value) override { cpu::fill(out, value); }
-  void copy(DeviceIndex, const TensorArg &out, const TensorArg &in) override { cpu::copy(out, in); }
-  void unary(DeviceIndex, UnaryOp op, const TensorArg &out, const TensorArg &in) override {
-    cpu::unary(op, out, in);
-  }
-  void binary(DeviceIndex, BinaryOp op, const TensorArg &out, const TensorArg &a,
-              const TensorArg &b) override {
-    cpu::binary(op, out, a, b);
-  }
-  void binary_scalar(DeviceIndex, BinaryOp op, const TensorArg &out, const TensorArg &a,
-                     ScalarArg s, bool scalar_is_lhs) override {
-    cpu::binary_scalar(op, out, a, s, scalar_is_lhs);
-  }
-  void reduce(DeviceIndex, ReduceOp op, const TensorArg &out, const TensorArg &in,
-              std::uint32_t reduced_dims) override {
-    cpu::reduce(op, out, in, reduced_dims);
-  }
-  void gemm(DeviceIndex, const GemmArgs &args) override { cpu::gemm(args); }
 
 private:
   cpu::CachingHostAllocator allocator_{"cpu", kMaxCachedBytes};

@@ -10,7 +10,7 @@
 
 #include "core/builtin_backends.h"
 #include "cpu/caching_allocator.h"
-#include "cpu/kernels.h"
+#include "cpu/host_kernel_backend.h"
 
 namespace pl {
 namespace backend {
@@ -27,7 +27,7 @@ struct AtomicStats {
   std::atomic<std::uint64_t> device_to_device_copies{0};
 };
 
-class SimBackend final : public Backend {
+class SimBackend final : public HostKernelBackend {
 public:
   SimBackend() {
     for (int i = 0; i < sim::kDeviceCount; ++i)
@@ -61,26 +61,6 @@ public:
     stats_.device_to_device_bytes += nbytes;
     ++stats_.device_to_device_copies;
   }
-  void synchronize(DeviceIndex) override {}
-
-  void fill(DeviceIndex, const TensorArg &out, ScalarArg value) override { cpu::fill(out, value); }
-  void copy(DeviceIndex, const TensorArg &out, const TensorArg &in) override { cpu::copy(out, in); }
-  void unary(DeviceIndex, UnaryOp op, const TensorArg &out, const TensorArg &in) override {
-    cpu::unary(op, out, in);
-  }
-  void binary(DeviceIndex, BinaryOp op, const TensorArg &out, const TensorArg &a,
-              const TensorArg &b) override {
-    cpu::binary(op, out, a, b);
-  }
-  void binary_scalar(DeviceIndex, BinaryOp op, const TensorArg &out, const TensorArg &a,
-                     ScalarArg s, bool scalar_is_lhs) override {
-    cpu::binary_scalar(op, out, a, s, scalar_is_lhs);
-  }
-  void reduce(DeviceIndex, ReduceOp op, const TensorArg &out, const TensorArg &in,
-              std::uint32_t reduced_dims) override {
-    cpu::reduce(op, out, in, reduced_dims);
-  }
-  void gemm(DeviceIndex, const GemmArgs &args) override { cpu::gemm(args); }
 
   sim::TransferStats transfer_stats() const {
     sim::TransferStats s;

@@ -1,0 +1,34 @@
+// The kernel table of every backend whose memory is host memory (cpu, sim):
+// the host kernels, whatever device index they are asked to run on. Memory
+// and copies stay with each backend.
+#pragma once
+
+#include "core/backend.h"
+#include "cpu/kernels.h"
+
+namespace pl::backend {
+
+class HostKernelBackend : public Backend {
+public:
+  void fill(DeviceIndex, const TensorArg &out, ScalarArg value) override { cpu::fill(out, value); }
+  void copy(DeviceIndex, const TensorArg &out, const TensorArg &in) override { cpu::copy(out, in); }
+  void unary(DeviceIndex, UnaryOp op, const TensorArg &out, const TensorArg &in) override {
+    cpu::unary(op, out, in);
+  }
+  void binary(DeviceIndex, BinaryOp op, const TensorArg &out, const TensorArg &a,
+              const TensorArg &b) override {
+    cpu::binary(op, out, a, b);
+  }
+  void binary_scalar(DeviceIndex, BinaryOp op, const TensorArg &out, const TensorArg &a,
+                     ScalarArg s, bool scalar_is_lhs) override {
+    cpu::binary_scalar(op, out, a, s, scalar_is_lhs);
+  }
+  void reduce(DeviceIndex, ReduceOp op, const TensorArg &out, const TensorArg &in,
+              std::uint32_t reduced_dims) override {
+    cpu::reduce(op, out, in, reduced_dims);
+  }
+  void gemm(DeviceIndex, const GemmArgs &args) override { cpu::gemm(args); }
+  void synchronize(DeviceIndex) override {}
+};
+
+} // namespace pl::backend
