@@ -118,15 +118,9 @@ int parallel_threads() {
   return limit == 0 ? available : std::min(limit, available);
 }
 
-void parallel_for(std::int64_t begin, std::int64_t end, std::int64_t grain,
-                  const std::function<void(std::int64_t, std::int64_t)> &fn) {
-  if (end <= begin)
-    return;
+void parallel_for_chunks(std::int64_t begin, std::int64_t end, std::int64_t grain,
+                         const std::function<void(std::int64_t, std::int64_t)> &fn) {
   const std::int64_t count = end - begin;
-  if (count < grain || count < 2) {
-    fn(begin, end);
-    return;
-  }
   ThreadPool &threads = pool();
   const std::int64_t chunks =
       std::min<std::int64_t>(parallel_threads(), std::max<std::int64_t>(1, count / grain));
