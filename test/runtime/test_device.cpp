@@ -1,5 +1,6 @@
 // Device: parsing, round trip, hashing, invariants, and resolving requests
 // for devices that do not exist (placement-unguarded-cuda).
+#include <cctype>
 #include <unordered_set>
 
 #include <placelint/rule_ids.h>
@@ -104,7 +105,14 @@ INSTANTIATE_TEST_SUITE_P(
                       BadDeviceString{"cuda:1:2", "index is not a non-negative decimal number"},
                       BadDeviceString{"cuda:+1", "index is not a non-negative decimal number"},
                       BadDeviceString{"cuda:1 ", "index is not a non-negative decimal number"},
-                      BadDeviceString{"cuda:99999", "index out of range"}));
+                      BadDeviceString{"cuda:99999", "index out of range"}),
+    // Test names show the rejected string, e.g. Grammar/DeviceParseRejects.WithAClearDeviceError/2_cuda_01.
+    [](const ::testing::TestParamInfo<BadDeviceString> &info) {
+      std::string name = std::to_string(info.index) + "_";
+      for (const char c : std::string_view(info.param.text))
+        name += std::isalnum(static_cast<unsigned char>(c)) ? c : '_';
+      return name;
+    });
 
 TEST(Device, ConstructorEnforcesTheInvariants) {
   EXPECT_THROW_CONTAINING(Device(pl::kCUDA, -2), DeviceError, "invalid device index -2 for cuda");
