@@ -32,7 +32,8 @@ readable() {
 
 heading "Setting up and building (a few minutes on a fresh machine)"
 "$root/scripts/setup.sh"
-"$root/scripts/configure.sh" "$build"
+# The demo needs no test suites or benchmarks; test.sh turns them on again.
+"$root/scripts/configure.sh" "$build" -DPL_BUILD_TESTS=OFF -DPL_BUILD_BENCH=OFF
 placelint=$build/bin/placelint
 if [ ! -x "$placelint" ]; then
   echo "demo: $placelint was not built (the analyzer needs LLVM/Clang 19; see scripts/setup.sh)" >&2

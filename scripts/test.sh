@@ -6,7 +6,7 @@ root=$(cd "$(dirname "$0")/.." && pwd)
 "$root/scripts/setup.sh"
 
 build=${PL_BUILD_DIR:-$root/build}
-"$root/scripts/configure.sh" "$build"
+"$root/scripts/configure.sh" "$build" -DPL_BUILD_TESTS=ON -DPL_BUILD_BENCH=ON -DPL_BUILD_EXAMPLES=ON
 ctest --test-dir "$build" --output-on-failure -j "$(nproc)"
 
 asan=${PL_ASAN_BUILD_DIR:-$root/build-asan}
