@@ -20,7 +20,9 @@ config.suffixes = [".cpp"]
 config.excludes = ["Inputs", "CMakeLists.txt", "analysis", "runtime", "cuda",
                    "install", "parity", "libtorch", "tool"]
 config.test_source_root = os.path.dirname(__file__)
-config.test_exec_root = os.path.join(config.placelint_obj_root, "test")
+# One output tree per mode: ctest runs the plugin and placelint suites at the
+# same time, and lit writes each test's script under the exec root.
+config.test_exec_root = os.path.join(config.placelint_obj_root, "test", "lit-" + mode)
 
 if os.path.exists(os.path.join(config.torch_api_include_dir, "torch", "torch.h")):
     config.available_features.add("libtorch")
