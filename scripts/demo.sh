@@ -114,5 +114,6 @@ PL_TRANSFER_GUARD=disallow "$build/examples/inference/inference" --weights "$wei
 
 heading "Next"
 note "docs/README.md: the rules, the device semantics, editor and CI set-up" \
-     "ctest --test-dir $build -L parity: the analyzer and the runtime agree on every example"
+     "scripts/test.sh: every test, among them the parity suite (ctest -L parity) that" \
+     "checks the analyzer and the runtime agree on every example"
 exit "$analyzer_failed"
