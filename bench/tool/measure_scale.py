@@ -57,8 +57,9 @@ def measure(placelint, tree, jobs):
 def main():
     parser = argparse.ArgumentParser(description=__doc__,
                                      formatter_class=argparse.RawDescriptionHelpFormatter)
-    parser.add_argument("--placelint", required=True)
-    parser.add_argument("--include", action="append", required=True)
+    # Absolute paths: placelint runs from inside the generated tree.
+    parser.add_argument("--placelint", required=True, type=os.path.abspath)
+    parser.add_argument("--include", action="append", required=True, type=os.path.abspath)
     parser.add_argument("--units", type=int, default=200)
     parser.add_argument("--work", help="where to generate the tree (default: a temporary dir)")
     options = parser.parse_args()
