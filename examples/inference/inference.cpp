@@ -13,6 +13,7 @@
 #include "cli.h"
 #include "mlp.h"
 #include "synthetic_task.h"
+#include "program_main.h"
 #include "weights_file.h"
 
 namespace {
@@ -102,16 +103,6 @@ int infer(const Settings &settings) {
 } // namespace
 
 int main(int argc, char **argv) {
-  try {
-    return infer(parse_settings(argc, argv));
-  } catch (const examples::UsageError &error) {
-    std::fprintf(stderr, "inference: %s\n%s", error.what(), kUsage);
-    return 2;
-  } catch (const examples::WeightsFileError &error) {
-    std::fprintf(stderr, "inference: %s\n", error.what());
-    return 1;
-  } catch (const pl::Error &error) {
-    std::fprintf(stderr, "inference: %s\n", error.what());
-    return 1;
-  }
+  return examples::run_program_main("inference", kUsage,
+                                    [&] { return infer(parse_settings(argc, argv)); });
 }

@@ -20,6 +20,7 @@
 #include "cli.h"
 #include "mlp.h"
 #include "synthetic_task.h"
+#include "program_main.h"
 #include "weights_file.h"
 
 namespace {
@@ -151,16 +152,6 @@ int train(const Settings &settings) {
 } // namespace
 
 int main(int argc, char **argv) {
-  try {
-    return train(parse_settings(argc, argv));
-  } catch (const examples::UsageError &error) {
-    std::fprintf(stderr, "training: %s\n%s", error.what(), kUsage);
-    return 2;
-  } catch (const examples::WeightsFileError &error) {
-    std::fprintf(stderr, "training: %s\n", error.what());
-    return 1;
-  } catch (const pl::Error &error) {
-    std::fprintf(stderr, "training: %s\n", error.what());
-    return 1;
-  }
+  return examples::run_program_main("training", kUsage,
+                                    [&] { return train(parse_settings(argc, argv)); });
 }
