@@ -220,8 +220,8 @@ std::optional<DeviceKind> ApiModel::deviceKindOfEnumerator(llvm::StringRef Name)
     Name = Name.drop_front();
   std::string Lower = Name.lower();
   return llvm::StringSwitch<std::optional<DeviceKind>>(Lower)
-      .Case("cpu", DeviceKind::Cpu)
-      .Case("cuda", DeviceKind::Cuda)
+      .Case("cpu", DeviceKind::CPU)
+      .Case("cuda", DeviceKind::CUDA)
       .Case("sim", DeviceKind::Sim)
       .Default(std::nullopt);
 }

@@ -1,4 +1,6 @@
-#include "placelint/analysis/BodyFacts.h"
+#include "BodyFacts.h"
+
+#include "Syntax.h"
 
 #include "clang/AST/ASTContext.h"
 #include "clang/AST/ExprCXX.h"
@@ -7,29 +9,6 @@
 namespace placelint::analysis {
 
 using namespace clang;
-
-const Expr *stripCopies(const Expr *E) {
-  while (E) {
-    const Expr *Inner = E->IgnoreImplicit()->IgnoreParens();
-    if (const auto *Construct = dyn_cast<CXXConstructExpr>(Inner)) {
-      if (Construct->getNumArgs() == 1 &&
-          Construct->getConstructor()->isCopyOrMoveConstructor())
-        Inner = Construct->getArg(0);
-    } else if (const auto *Cast = dyn_cast<CXXFunctionalCastExpr>(Inner)) {
-      Inner = Cast->getSubExpr();
-    } else if (const auto *Call = dyn_cast<CallExpr>(Inner)) {
-      const FunctionDecl *Callee = Call->getDirectCallee();
-      if (Callee && Callee->isInStdNamespace() && Call->getNumArgs() == 1 &&
-          Callee->getIdentifier() &&
-          (Callee->getName() == "move" || Callee->getName() == "forward"))
-        Inner = Call->getArg(0);
-    }
-    if (Inner == E)
-      return E;
-    E = Inner;
-  }
-  return E;
-}
 
 class BodyFacts::Collector : public RecursiveASTVisitor<Collector> {
 public:

@@ -6,8 +6,10 @@
 namespace placelint::analysis {
 
 bool operator<(const AbstractDevice &L, const AbstractDevice &R) {
-  if (L.Kind != R.Kind)
-    return L.Kind < R.Kind;
+  if (L.Symbolic != R.Symbolic)
+    return R.Symbolic;
+  if (L.Type != R.Type)
+    return L.Type < R.Type;
   if (L.Index != R.Index)
     return L.Index < R.Index;
   return std::less<const clang::ValueDecl *>()(L.Symbol, R.Symbol);
@@ -18,40 +20,22 @@ Agreement compare(const AbstractDevice &L, const AbstractDevice &R) {
     return L.symbol() == R.symbol() ? Agreement::Same : Agreement::Unrelated;
   if (!L.isConcrete() || !R.isConcrete())
     return Agreement::MayDiffer;
-  if (L.kind() != R.kind())
+  if (L.type() != R.type())
     return Agreement::Differ;
-  switch (L.kind()) {
-  case DeviceKind::Cpu:
+  // The cpu has one device; the current device of a type may be any index.
+  if (L.isCpu() || L.index() == AbstractDevice::kCurrentIndex ||
+      R.index() == AbstractDevice::kCurrentIndex)
     return Agreement::Same;
-  case DeviceKind::Cuda:
-  case DeviceKind::Sim:
-    // The current device of a type may be any index.
-    if (L.index() == AbstractDevice::kCurrentIndex ||
-        R.index() == AbstractDevice::kCurrentIndex)
-      return Agreement::Same;
-    return L.index() == R.index() ? Agreement::Same : Agreement::Differ;
-  case DeviceKind::Symbolic:
-    break;
-  }
-  return Agreement::Unrelated;
+  return L.index() == R.index() ? Agreement::Same : Agreement::Differ;
 }
 
 std::string describe(const AbstractDevice &Device, SymbolNamer NameOf) {
-  switch (Device.kind()) {
-  case DeviceKind::Cpu:
-    return "cpu";
-  case DeviceKind::Cuda:
-    if (Device.index() == AbstractDevice::kCurrentIndex)
-      return "cuda";
-    return "cuda:" + std::to_string(Device.index());
-  case DeviceKind::Sim:
-    if (Device.index() == AbstractDevice::kCurrentIndex)
-      return "sim";
-    return "sim:" + std::to_string(Device.index());
-  case DeviceKind::Symbolic:
+  if (!Device.isConcrete())
     return "the device in '" + NameOf(Device.symbol()) + "'";
-  }
-  return "unknown";
+  std::string Type(deviceKindName(Device.type()));
+  if (Device.isCpu() || Device.index() == AbstractDevice::kCurrentIndex)
+    return Type;
+  return Type + ":" + std::to_string(Device.index());
 }
 
 DeviceSet DeviceSet::unknown() {

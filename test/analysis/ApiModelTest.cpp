@@ -30,10 +30,10 @@ TEST(ApiModelTest, ProfileTables) {
 }
 
 TEST(ApiModelTest, DeviceTypeEnumerators) {
-  EXPECT_EQ(ApiModel::deviceKindOfEnumerator("kCPU"), DeviceKind::Cpu);
-  EXPECT_EQ(ApiModel::deviceKindOfEnumerator("CPU"), DeviceKind::Cpu);
-  EXPECT_EQ(ApiModel::deviceKindOfEnumerator("CUDA"), DeviceKind::Cuda);
-  EXPECT_EQ(ApiModel::deviceKindOfEnumerator("kCUDA"), DeviceKind::Cuda);
+  EXPECT_EQ(ApiModel::deviceKindOfEnumerator("kCPU"), DeviceKind::CPU);
+  EXPECT_EQ(ApiModel::deviceKindOfEnumerator("CPU"), DeviceKind::CPU);
+  EXPECT_EQ(ApiModel::deviceKindOfEnumerator("CUDA"), DeviceKind::CUDA);
+  EXPECT_EQ(ApiModel::deviceKindOfEnumerator("kCUDA"), DeviceKind::CUDA);
   EXPECT_EQ(ApiModel::deviceKindOfEnumerator("Sim"), DeviceKind::Sim);
   EXPECT_EQ(ApiModel::deviceKindOfEnumerator("kSim"), DeviceKind::Sim);
   EXPECT_FALSE(ApiModel::deviceKindOfEnumerator("HIP"));

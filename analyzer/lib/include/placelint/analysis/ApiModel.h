@@ -92,8 +92,6 @@ public:
   // The device kind an enumerator of a DeviceType enum names (kCUDA, CUDA, ...).
   static std::optional<DeviceKind> deviceKindOfEnumerator(llvm::StringRef Name);
 
-  llvm::ArrayRef<ApiProfile> profiles() const { return Profiles; }
-
 private:
   ValueKind classifyRecord(const clang::CXXRecordDecl &Record) const;
   ValueKind classifyByName(llvm::StringRef QualifiedName) const;

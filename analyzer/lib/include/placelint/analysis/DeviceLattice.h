@@ -7,6 +7,8 @@
 #include "llvm/ADT/ArrayRef.h"
 #include "llvm/ADT/STLFunctionalExtras.h"
 
+#include <placelint/device_grammar.h>
+
 #include <array>
 #include <cstdint>
 #include <optional>
@@ -18,8 +20,6 @@ class ValueDecl;
 
 namespace placelint::analysis {
 
-enum class DeviceKind : std::uint8_t { Cpu, Cuda, Sim, Symbolic };
-
 // One abstract device: a concrete device (cpu, cuda:k, sim:k, or the current
 // device of a type: `cuda`, `sim`) or the unknown value held by a Device
 // variable.
@@ -27,33 +27,40 @@ class AbstractDevice {
 public:
   static constexpr std::int16_t kCurrentIndex = -1;
 
-  static AbstractDevice cpu() { return {DeviceKind::Cpu, 0, nullptr}; }
+  static AbstractDevice cpu() { return {DeviceKind::CPU, 0, nullptr, false}; }
   static AbstractDevice cuda(std::int16_t Index = kCurrentIndex) {
-    return {DeviceKind::Cuda, Index, nullptr};
+    return {DeviceKind::CUDA, Index, nullptr, false};
   }
   static AbstractDevice sim(std::int16_t Index = kCurrentIndex) {
-    return {DeviceKind::Sim, Index, nullptr};
+    return {DeviceKind::Sim, Index, nullptr, false};
+  }
+  // A concrete device of Type (the grammar's kinds), current index unless given.
+  static AbstractDevice ofType(DeviceKind Type, std::int16_t Index = kCurrentIndex) {
+    return {Type, Type == DeviceKind::CPU ? std::int16_t(0) : Index, nullptr, false};
   }
   static AbstractDevice symbolic(const clang::ValueDecl *Var) {
-    return {DeviceKind::Symbolic, 0, Var};
+    return {DeviceKind::CPU, 0, Var, true};
   }
 
-  DeviceKind kind() const { return Kind; }
+  // The device type of a concrete device (meaningless for a symbolic one).
+  DeviceKind type() const { return Type; }
   std::int16_t index() const { return Index; }
   const clang::ValueDecl *symbol() const { return Symbol; }
-  bool isConcrete() const { return Kind != DeviceKind::Symbolic; }
-  bool isCpu() const { return Kind == DeviceKind::Cpu; }
+  bool isConcrete() const { return !Symbolic; }
+  bool isCpu() const { return !Symbolic && Type == DeviceKind::CPU; }
+  bool isCuda() const { return !Symbolic && Type == DeviceKind::CUDA; }
 
   friend bool operator==(const AbstractDevice &, const AbstractDevice &) = default;
   // A total order, so that sets have one canonical representation.
   friend bool operator<(const AbstractDevice &L, const AbstractDevice &R);
 
 private:
-  AbstractDevice(DeviceKind Kind, std::int16_t Index,
-                 const clang::ValueDecl *Symbol)
-      : Kind(Kind), Index(Index), Symbol(Symbol) {}
+  AbstractDevice(DeviceKind Type, std::int16_t Index, const clang::ValueDecl *Symbol,
+                 bool Symbolic)
+      : Type(Type), Symbolic(Symbolic), Index(Index), Symbol(Symbol) {}
 
-  DeviceKind Kind;
+  DeviceKind Type;
+  bool Symbolic;
   std::int16_t Index;
   const clang::ValueDecl *Symbol;
 };

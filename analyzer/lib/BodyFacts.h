@@ -1,5 +1,5 @@
-// Syntactic facts about one function body, gathered in one walk before the
-// flow analysis: whether it mentions the tensor API at all (if not, no CFG is
+// Syntactic facts about one function body (private to analyzer/lib),
+// gathered in one walk before the flow analysis: whether it mentions the tensor API at all (if not, no CFG is
 // built), the innermost loop around each transfer, where variables are
 // declared, which variables escape (address taken, bound to a non-const
 // reference, captured by reference), the lambdas in it, and the transfers
@@ -65,9 +65,5 @@ private:
   llvm::SmallVector<const clang::LambdaExpr *, 2> Lambdas;
   llvm::DenseMap<std::pair<const clang::VarDecl *, const clang::Stmt *>, bool> Changed;
 };
-
-// The expression under implicit nodes, parentheses, copies and std::move:
-// `std::move(x)`, `Tensor(x)` and `x` all give the DeclRefExpr `x`.
-const clang::Expr *stripCopies(const clang::Expr *E);
 
 } // namespace placelint::analysis

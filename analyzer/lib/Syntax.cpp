@@ -1,0 +1,134 @@
+#include "Syntax.h"
+
+#include "clang/AST/DeclCXX.h"
+#include "clang/AST/ExprCXX.h"
+
+namespace placelint::analysis {
+
+using namespace clang;
+
+bool isStdFunction(const FunctionDecl *Callee, llvm::StringRef Name) {
+  return Callee && Callee->isInStdNamespace() && Callee->getIdentifier() &&
+         Callee->getName() == Name;
+}
+
+const Expr *stripCopies(const Expr *E) {
+  while (E) {
+    const Expr *Inner = E->IgnoreImplicit()->IgnoreParens();
+    if (const auto *Construct = dyn_cast<CXXConstructExpr>(Inner)) {
+      if (Construct->getNumArgs() == 1 &&
+          Construct->getConstructor()->isCopyOrMoveConstructor())
+        Inner = Construct->getArg(0);
+    } else if (const auto *Cast = dyn_cast<CXXFunctionalCastExpr>(Inner)) {
+      Inner = Cast->getSubExpr();
+    } else if (const auto *Call = dyn_cast<CallExpr>(Inner)) {
+      const FunctionDecl *Callee = Call->getDirectCallee();
+      if (Call->getNumArgs() == 1 &&
+          (isStdFunction(Callee, "move") || isStdFunction(Callee, "forward")))
+        Inner = Call->getArg(0);
+    }
+    if (Inner == E)
+      return E;
+    E = Inner;
+  }
+  return E;
+}
+
+const ValueDecl *trackedDecl(const Expr *E) {
+  if (!E)
+    return nullptr;
+  E = E->IgnoreParenImpCasts();
+  if (const auto *Ref = dyn_cast<DeclRefExpr>(E))
+    if (isa<VarDecl>(Ref->getDecl()))
+      return Ref->getDecl();
+  if (const auto *Member = dyn_cast<MemberExpr>(E))
+    if (isa<CXXThisExpr>(Member->getBase()->IgnoreParenImpCasts()) &&
+        isa<FieldDecl>(Member->getMemberDecl()))
+      return Member->getMemberDecl();
+  return nullptr;
+}
+
+const Expr *moduleOperand(const Expr *E) {
+  while (E) {
+    E = E->IgnoreParenImpCasts();
+    const auto *Op = dyn_cast<CXXOperatorCallExpr>(E);
+    if (Op && (Op->getOperator() == OO_Arrow || Op->getOperator() == OO_Star) &&
+        Op->getNumArgs() >= 1) {
+      E = Op->getArg(0);
+      continue;
+    }
+    if (const auto *Unary = dyn_cast<UnaryOperator>(E);
+        Unary && Unary->getOpcode() == UO_Deref) {
+      E = Unary->getSubExpr();
+      continue;
+    }
+    return E;
+  }
+  return nullptr;
+}
+
+const ValueDecl *moduleDecl(const Expr *E) { return trackedDecl(moduleOperand(E)); }
+
+const StringLiteral *stringLiteralIn(const Expr *E) {
+  while (E) {
+    E = E->IgnoreImplicit()->IgnoreParens();
+    if (const auto *Literal = dyn_cast<StringLiteral>(E))
+      return Literal;
+    const auto *Construct = dyn_cast<CXXConstructExpr>(E);
+    if (!Construct || Construct->getNumArgs() == 0)
+      return nullptr;
+    E = Construct->getArg(0);
+  }
+  return nullptr;
+}
+
+bool isDefaultArgument(const Expr *E) { return isa<CXXDefaultArgExpr>(E); }
+
+unsigned explicitArgCount(const CallExpr &Call) {
+  unsigned Count = 0;
+  for (const Expr *Arg : Call.arguments())
+    if (!isDefaultArgument(Arg))
+      ++Count;
+  return Count;
+}
+
+std::optional<llvm::SmallVector<const Expr *, 4>> listElements(const Expr *E) {
+  while (E) {
+    E = E->IgnoreImplicit()->IgnoreParens();
+    if (const auto *List = dyn_cast<InitListExpr>(E)) {
+      llvm::SmallVector<const Expr *, 4> Elements(List->inits());
+      return Elements;
+    }
+    if (const auto *StdList = dyn_cast<CXXStdInitializerListExpr>(E)) {
+      E = StdList->getSubExpr();
+      continue;
+    }
+    const auto *Construct = dyn_cast<CXXConstructExpr>(E);
+    if (!Construct)
+      return std::nullopt;
+    if (Construct->getNumArgs() == 0) { // `{}` value-initialising an ArrayRef
+      if (Construct->isListInitialization())
+        return llvm::SmallVector<const Expr *, 4>();
+      return std::nullopt;
+    }
+    E = Construct->getArg(0);
+  }
+  return std::nullopt;
+}
+
+bool isEmptyList(const Expr *E) {
+  std::optional<llvm::SmallVector<const Expr *, 4>> Elements = listElements(E);
+  return Elements && Elements->empty();
+}
+
+const Expr *convertedValue(const Expr *E) {
+  while (true) {
+    E = E->IgnoreImplicit()->IgnoreParens();
+    const auto *Construct = dyn_cast<CXXConstructExpr>(E);
+    if (!Construct || Construct->getNumArgs() != 1 || Construct->isListInitialization())
+      return E;
+    E = Construct->getArg(0);
+  }
+}
+
+} // namespace placelint::analysis

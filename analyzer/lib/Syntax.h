@@ -1,0 +1,50 @@
+// What an expression looks like, under the implicit nodes Clang adds:
+// the questions every part of the analysis asks of the AST (private to
+// analyzer/lib).
+#pragma once
+
+#include "clang/AST/Expr.h"
+#include "llvm/ADT/SmallVector.h"
+
+#include <optional>
+
+namespace clang {
+class StringLiteral;
+class ValueDecl;
+} // namespace clang
+
+namespace placelint::analysis {
+
+// The expression under implicit nodes, parentheses, copies and std::move:
+// `std::move(x)`, `Tensor(x)` and `x` all give the DeclRefExpr `x`.
+const clang::Expr *stripCopies(const clang::Expr *E);
+
+// The variable an expression names, when the analysis tracks it: a local,
+// a parameter, or a field of `this`.
+const clang::ValueDecl *trackedDecl(const clang::Expr *E);
+
+// The module variable behind `model`, `model->`, `*model`.
+const clang::ValueDecl *moduleDecl(const clang::Expr *E);
+
+// `model` for `model->`, `*model`: how the user names a module.
+const clang::Expr *moduleOperand(const clang::Expr *E);
+
+// The string literal a (possibly converted) argument was written as.
+const clang::StringLiteral *stringLiteralIn(const clang::Expr *E);
+
+bool isDefaultArgument(const clang::Expr *E);
+// The arguments the user wrote (default arguments left out).
+unsigned explicitArgCount(const clang::CallExpr &Call);
+
+// The elements of `{a, b}` passed as a tensor list (ArrayRef, vector,
+// initializer_list), or nullopt when the argument is not a literal list.
+std::optional<llvm::SmallVector<const clang::Expr *, 4>> listElements(const clang::Expr *E);
+bool isEmptyList(const clang::Expr *E);
+
+// The value a converting constructor wraps: `2.0` in TensorDataContainer(2.0).
+const clang::Expr *convertedValue(const clang::Expr *E);
+
+// Whether Callee is std::NAME.
+bool isStdFunction(const clang::FunctionDecl *Callee, llvm::StringRef Name);
+
+} // namespace placelint::analysis

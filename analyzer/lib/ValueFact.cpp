@@ -1,0 +1,43 @@
+#include "placelint/analysis/ValueFact.h"
+
+#include "clang/AST/Decl.h"
+
+namespace placelint::analysis {
+
+std::string symbolName(const clang::ValueDecl *Var) {
+  return Var ? Var->getNameAsString() : std::string("?");
+}
+
+ValueFact ValueFact::join(const ValueFact &Other) const {
+  if (Devices.isBottom())
+    return Other;
+  if (Other.Devices.isBottom())
+    return *this;
+  ValueFact Result;
+  Result.Devices = Devices.join(Other.Devices);
+  Result.Dim = analysis::join(Dim, Other.Dim);
+  // Keep the first origin for stable notes, and the origin of each device.
+  Result.From = From.Kind != OriginKind::None ? From : Other.From;
+  if (Devices == Other.Devices) {
+    Result.MemberOrigins = MemberOrigins;
+  } else if (Result.Devices.isKnown()) {
+    for (const AbstractDevice &D : Result.Devices.devices())
+      Result.MemberOrigins.push_back(
+          {D, llvm::is_contained(Devices.devices(), D) ? originOf(D) : Other.originOf(D)});
+  }
+  Result.OptionsWithoutDevice = OptionsWithoutDevice && Other.OptionsWithoutDevice;
+  if (TransferCall == Other.TransferCall && TransferSource == Other.TransferSource) {
+    Result.TransferCall = TransferCall;
+    Result.TransferSource = TransferSource;
+  }
+  return Result;
+}
+
+Origin ValueFact::originOf(const AbstractDevice &Device) const {
+  for (const auto &[Member, Where] : MemberOrigins)
+    if (Member == Device)
+      return Where;
+  return From;
+}
+
+} // namespace placelint::analysis

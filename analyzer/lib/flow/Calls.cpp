@@ -1,0 +1,126 @@
+// Calls of free functions: std::move/forward and make_shared of a module,
+// the API model's factories and ops, and the unit's own functions through
+// their summaries.
+#include "flow/DeviceFlow.h"
+
+#include "Syntax.h"
+
+#include "clang/AST/ASTContext.h"
+#include "clang/Basic/SourceManager.h"
+
+namespace placelint::analysis {
+
+using namespace clang;
+
+ValueFact DeviceFlow::evaluateCall(const CallExpr &Call) {
+  const FunctionDecl *Callee = Call.getDirectCallee();
+  bool Tracked = Model.classify(Call.getType()) != ValueKind::Other;
+  if (!Callee)
+    return Tracked ? resultOf(Call, DeviceSet::unknown(), ZeroDim::Unknown) : ValueFact();
+  if ((isStdFunction(Callee, "move") || isStdFunction(Callee, "forward")) &&
+      Call.getNumArgs() == 1)
+    return factOf(Call.getArg(0));
+  if ((isStdFunction(Callee, "make_shared") || isStdFunction(Callee, "make_unique")) &&
+      Model.classify(Call.getType()) == ValueKind::Module) {
+    ValueFact Module = ValueFact::on(DeviceSet::of(AbstractDevice::cpu()), ZeroDim::No);
+    Module.From = {OriginKind::Created, Call.getExprLoc()};
+    return Module;
+  }
+  CallKind Kind = Model.classifyFreeFunction(*Callee);
+  if (Kind != CallKind::Unmodelled)
+    return evaluateApiCall(Call, *Callee, Kind);
+  forgetReferenceArguments(Call, *Callee);
+  if (!Tracked)
+    return ValueFact();
+  return summaryCall(Call, *Callee);
+}
+
+ValueFact DeviceFlow::summaryCall(const CallExpr &Call, const FunctionDecl &Callee) {
+  const FunctionDecl *Definition = Callee.getDefinition();
+  if (!Definition || !Definition->hasBody() || Definition->isDependentContext() ||
+      Context.getSourceManager().isInSystemHeader(Definition->getLocation()))
+    return resultOf(Call, DeviceSet::unknown(), ZeroDim::Unknown);
+  llvm::SmallVector<ValueFact, 4> Args;
+  for (const Expr *Arg : Call.arguments())
+    Args.push_back(Model.classify(Arg->getType()) != ValueKind::Other ? factOf(Arg)
+                                                                      : ValueFact::unknown());
+  // A member call's arguments exclude the object; an operator() call's
+  // first argument is the object.
+  if (isa<CXXOperatorCallExpr>(Call) && isa<CXXMethodDecl>(Definition) && !Args.empty())
+    Args.erase(Args.begin());
+  ValueFact Summary = Summaries.resultOf(*Definition, Args);
+  return resultOf(Call, Summary.Devices, Summary.Dim);
+}
+
+ValueFact DeviceFlow::evaluateApiCall(const CallExpr &Call, const FunctionDecl &Callee,
+                                      CallKind Kind) {
+  llvm::SmallVector<const Expr *, 4> Args(Call.arguments());
+  // The device a factory's options or device argument names (Default if none).
+  auto FactoryDevice = [&](DeviceSet Default) {
+    for (const Expr *Arg : llvm::reverse(Args)) {
+      ValueKind ArgKind = Model.classify(Arg->getType());
+      if (ArgKind == ValueKind::TensorOptions) {
+        ValueFact Options = factOf(Arg);
+        return Options.OptionsWithoutDevice ? Default : Options.Devices;
+      }
+      if (ArgKind == ValueKind::Device || ArgKind == ValueKind::DeviceType)
+        return deviceFromArguments(Arg).Devices;
+    }
+    return Default;
+  };
+  auto Created = [&](DeviceSet Devices, ZeroDim Dim) {
+    ValueFact Fact = ValueFact::on(Devices, Dim);
+    Fact.From = {OriginKind::Created, Call.getExprLoc()};
+    return Fact;
+  };
+  const DeviceSet OnCpu = DeviceSet::of(AbstractDevice::cpu());
+  StringRef Name = Callee.getName();
+  switch (Kind) {
+  case CallKind::Factory: {
+    ZeroDim Dim = ZeroDim::No;
+    if (Name == "tensor" && !Args.empty()) {
+      if (convertedValue(Args[0])->getType()->isArithmeticType())
+        Dim = ZeroDim::Yes;
+      else if (!listElements(Args[0]))
+        Dim = ZeroDim::Unknown;
+    } else if (!Args.empty() && isEmptyList(Args[0])) {
+      Dim = ZeroDim::Yes; // zeros({})
+    }
+    return Created(FactoryDevice(OnCpu), Dim);
+  }
+  case CallKind::ScalarFactory:
+    return Created(FactoryDevice(OnCpu), ZeroDim::Yes);
+  case CallKind::FactoryLike: {
+    ValueFact Like = Args.empty() ? ValueFact::unknown() : factOf(Args[0]);
+    return Created(FactoryDevice(Like.Devices), Like.Dim);
+  }
+  case CallKind::SameDeviceOp: {
+    llvm::SmallVector<Operand, 3> Operands;
+    for (const Expr *Arg : Args)
+      if (Model.isTensor(Arg->getType()))
+        Operands.push_back(operand(Arg));
+    return operation(Call, Name, std::move(Operands));
+  }
+  case CallKind::ListOp:
+    return evaluateListOp(Call, Name);
+  case CallKind::OptionsDevice:
+    return deviceFromArguments(Args);
+  case CallKind::OptionsBuilder: {
+    ValueFact Options = ValueFact::on(OnCpu);
+    Options.OptionsWithoutDevice = true;
+    return Options;
+  }
+  default:
+    break;
+  }
+  if (!Model.isTensor(Call.getType()))
+    return untracked(Call);
+  // An unmodelled API function (relu, softmax, ...): on its first tensor
+  // argument's device.
+  for (const Expr *Arg : Args)
+    if (Model.isTensor(Arg->getType()))
+      return resultOf(Call, factOf(Arg).Devices, ZeroDim::Unknown);
+  return resultOf(Call, DeviceSet::unknown(), ZeroDim::Unknown);
+}
+
+} // namespace placelint::analysis

@@ -1,0 +1,48 @@
+// Constructions: copies pass the value on; a Device, TensorOptions or a
+// module is made on the device its arguments name (modules on the cpu).
+#include "flow/DeviceFlow.h"
+
+#include "Syntax.h"
+
+#include "clang/AST/DeclCXX.h"
+
+namespace placelint::analysis {
+
+using namespace clang;
+
+ValueFact DeviceFlow::evaluateConstruct(const CXXConstructExpr &Construct) {
+  ValueKind Kind = Model.classify(Construct.getType());
+  bool IsCopy = Construct.getNumArgs() >= 1 &&
+                Construct.getConstructor()->isCopyOrMoveConstructor();
+  if (IsCopy && Kind != ValueKind::Other)
+    return factOf(Construct.getArg(0));
+  llvm::SmallVector<const Expr *, 4> Args(Construct.arguments());
+  switch (Kind) {
+  case ValueKind::Device:
+    return deviceFromArguments(Args);
+  case ValueKind::TensorOptions: {
+    ValueKind FirstKind =
+        Args.empty() ? ValueKind::Other : Model.classify(Args[0]->getType());
+    bool NamesDevice = !Args.empty() && (stringLiteralIn(Args[0]) ||
+                                         FirstKind == ValueKind::Device ||
+                                         FirstKind == ValueKind::DeviceType);
+    if (NamesDevice)
+      return deviceFromArguments(Args);
+    ValueFact Options = ValueFact::on(DeviceSet::of(AbstractDevice::cpu()));
+    Options.OptionsWithoutDevice = true;
+    return Options;
+  }
+  case ValueKind::Module: {
+    ValueFact Module = ValueFact::on(DeviceSet::of(AbstractDevice::cpu()), ZeroDim::No);
+    Module.From = {OriginKind::Created, Construct.getBeginLoc()};
+    return Module;
+  }
+  case ValueKind::Tensor:
+  case ValueKind::DeviceType:
+  case ValueKind::Other:
+    break;
+  }
+  return ValueFact::unknown();
+}
+
+} // namespace placelint::analysis

@@ -1,0 +1,138 @@
+// The dispatch over expression kinds, and the expressions that only pass a
+// value on or name one: parentheses, casts, conditionals, variables,
+// fields, string literals and DeviceType constants.
+#include "flow/DeviceFlow.h"
+
+#include "Syntax.h"
+#include "placelint/analysis/DeviceString.h"
+
+#include "clang/AST/ASTContext.h"
+
+namespace placelint::analysis {
+
+using namespace clang;
+
+ValueFact DeviceFlow::factOf(const Expr *E) {
+  if (!E)
+    return ValueFact::unknown();
+  auto &Known = Facts.mutableExpressions();
+  if (auto It = Known.find(E); It != Known.end())
+    return It->second;
+  ValueFact Fact = evaluate(E);
+  Known[E] = Fact;
+  return Fact;
+}
+
+ValueFact DeviceFlow::resultOf(const Expr &Call, DeviceSet Devices, ZeroDim Dim) const {
+  ValueFact Fact = ValueFact::on(Devices, Dim);
+  Fact.setOrigin({OriginKind::Assigned, Call.getExprLoc()});
+  return Fact;
+}
+
+ValueFact DeviceFlow::untracked(const Expr &E) const {
+  return Model.classify(E.getType()) == ValueKind::Other ? ValueFact() : ValueFact::unknown();
+}
+
+ValueFact DeviceFlow::evaluate(const Expr *E) {
+  if (const auto *Paren = dyn_cast<ParenExpr>(E))
+    return factOf(Paren->getSubExpr());
+  if (const auto *Full = dyn_cast<FullExpr>(E))
+    return factOf(Full->getSubExpr());
+  if (const auto *Temporary = dyn_cast<MaterializeTemporaryExpr>(E))
+    return factOf(Temporary->getSubExpr());
+  if (const auto *Bind = dyn_cast<CXXBindTemporaryExpr>(E))
+    return factOf(Bind->getSubExpr());
+  if (const auto *Default = dyn_cast<CXXDefaultArgExpr>(E))
+    return factOf(Default->getExpr());
+  if (const auto *Default = dyn_cast<CXXDefaultInitExpr>(E))
+    return factOf(Default->getExpr());
+  if (const auto *Cast = dyn_cast<CastExpr>(E)) {
+    if (Cast->getType()->isVoidType())
+      return ValueFact();
+    if (Model.classify(E->getType()) == ValueKind::DeviceType &&
+        Model.classify(Cast->getSubExpr()->getType()) != ValueKind::DeviceType)
+      return evaluateDeviceTypeConstant(E);
+    return factOf(Cast->getSubExpr());
+  }
+  if (const auto *Conditional = dyn_cast<AbstractConditionalOperator>(E))
+    return factOf(Conditional->getTrueExpr()).join(factOf(Conditional->getFalseExpr()));
+  if (const auto *Ref = dyn_cast<DeclRefExpr>(E)) {
+    if (isa<VarDecl>(Ref->getDecl()) || isa<BindingDecl>(Ref->getDecl()))
+      return read(*Ref->getDecl(), *Ref);
+    if (Model.classify(E->getType()) == ValueKind::DeviceType)
+      return evaluateDeviceTypeConstant(E);
+    return ValueFact::unknown();
+  }
+  if (const auto *Member = dyn_cast<MemberExpr>(E)) {
+    if (const ValueDecl *Field = trackedDecl(Member))
+      return read(*Field, *Member);
+    if (Model.classify(E->getType()) == ValueKind::DeviceType)
+      return evaluateDeviceTypeConstant(E);
+    return ValueFact::unknown();
+  }
+  if (const auto *Construct = dyn_cast<CXXConstructExpr>(E))
+    return evaluateConstruct(*Construct);
+  if (const auto *Op = dyn_cast<CXXOperatorCallExpr>(E))
+    return evaluateOperatorCall(*Op);
+  if (const auto *Call = dyn_cast<CXXMemberCallExpr>(E))
+    return evaluateMemberCall(*Call);
+  if (const auto *Call = dyn_cast<CallExpr>(E))
+    return evaluateCall(*Call);
+  if (const auto *Binary = dyn_cast<BinaryOperator>(E); Binary && Binary->isCommaOp())
+    return factOf(Binary->getRHS());
+  if (const auto *Literal = dyn_cast<StringLiteral>(E))
+    if (std::optional<AbstractDevice> Device = parseDeviceString(Literal->getString()))
+      return ValueFact::on(DeviceSet::of(*Device));
+  return ValueFact::unknown();
+}
+
+ValueFact DeviceFlow::evaluateDeviceTypeConstant(const Expr *E) {
+  Expr::EvalResult Result;
+  const auto *Enum = E->getType()->getAs<EnumType>();
+  if (!Enum || E->isValueDependent() || !E->EvaluateAsInt(Result, Context))
+    return ValueFact::unknown();
+  llvm::APSInt Value = Result.Val.getInt();
+  for (const EnumConstantDecl *Enumerator : Enum->getDecl()->enumerators()) {
+    if (llvm::APSInt::compareValues(Enumerator->getInitVal(), Value) != 0)
+      continue;
+    if (std::optional<DeviceKind> Type =
+            ApiModel::deviceKindOfEnumerator(Enumerator->getName()))
+      return ValueFact::on(DeviceSet::of(AbstractDevice::ofType(*Type)));
+    return ValueFact::unknown();
+  }
+  return ValueFact::unknown();
+}
+
+// The device named by constructor-like arguments: (Device), (DeviceType),
+// (DeviceType, index), ("cuda:1").
+ValueFact DeviceFlow::deviceFromArguments(llvm::ArrayRef<const Expr *> Args) {
+  if (Args.empty())
+    return ValueFact::unknown();
+  if (const StringLiteral *Literal = stringLiteralIn(Args[0])) {
+    if (std::optional<AbstractDevice> Device = parseDeviceString(Literal->getString()))
+      return ValueFact::on(DeviceSet::of(*Device));
+    return ValueFact::unknown();
+  }
+  ValueKind Kind = Model.classify(Args[0]->getType());
+  if (Kind == ValueKind::Device)
+    return factOf(Args[0]);
+  if (Kind != ValueKind::DeviceType)
+    return ValueFact::unknown();
+  ValueFact Type = factOf(Args[0]);
+  if (Args.size() < 2 || isDefaultArgument(Args[1]))
+    return Type;
+  std::optional<AbstractDevice> Single = Type.Devices.single();
+  Expr::EvalResult Index;
+  if (!Single || !Single->isConcrete() || Args[1]->isValueDependent() ||
+      !Args[1]->EvaluateAsInt(Index, Context))
+    return ValueFact::unknown();
+  int64_t Value = Index.Val.getInt().getExtValue();
+  if (Value < -1 || Value > INT16_MAX)
+    return ValueFact::unknown();
+  if (Single->isCpu())
+    return Type;
+  return ValueFact::on(
+      DeviceSet::of(AbstractDevice::ofType(Single->type(), static_cast<std::int16_t>(Value))));
+}
+
+} // namespace placelint::analysis

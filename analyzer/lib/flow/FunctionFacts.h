@@ -1,0 +1,101 @@
+// What the flow analysis leaves behind for the rules (private to
+// analyzer/lib): the converged fact of every expression, and the
+// operations and transfers of the function with their operands' facts as
+// they stand at the fixed point. Rules read these; they never walk the CFG.
+#pragma once
+
+#include "placelint/analysis/ValueFact.h"
+
+#include "llvm/ADT/DenseMap.h"
+#include "llvm/ADT/SmallVector.h"
+#include "llvm/ADT/StringRef.h"
+
+#include <optional>
+#include <string>
+#include <vector>
+
+namespace clang {
+class CXXMemberCallExpr;
+class Expr;
+class FunctionDecl;
+} // namespace clang
+
+namespace placelint::analysis {
+
+class BodyFacts;
+
+// One tensor (or module) operand of an operation.
+struct Operand {
+  const clang::Expr *E = nullptr;
+  ValueFact Fact;
+  // The tensor an in-place op writes to: never promoted as a 0-dim scalar.
+  bool InPlaceSelf = false;
+};
+
+// An operation whose tensor operands must share one device: an operator, a
+// tensor method, a free op, cat/stack over a list, a module call.
+struct Operation {
+  const clang::Expr *Call = nullptr;
+  std::string Name; // operator+, add, matmul, cat, forward
+  llvm::SmallVector<Operand, 3> Operands;
+};
+
+// A device change asked for by `to`, `cuda`, `cpu`, or a copy to the host by
+// `item()`.
+struct Transfer {
+  const clang::CXXMemberCallExpr *Call = nullptr;
+  ValueFact Source;  // the tensor before the call
+  DeviceSet Target;  // where the call moves it
+  bool IsSync = false; // item(): the value itself comes to the host
+};
+
+// Two operands of one operation that are, or may be, on different devices.
+struct Conflict {
+  const Operand *First = nullptr;
+  const Operand *Second = nullptr;
+  AbstractDevice FirstDevice = AbstractDevice::cpu();
+  AbstractDevice SecondDevice = AbstractDevice::cpu();
+  bool Definite = false;
+};
+
+// PyTorch's device rule over Operands: the pair that breaks it, if any.
+// Unknown devices never conflict; a 0-dim cpu input follows the others.
+std::optional<Conflict> findConflict(llvm::ArrayRef<Operand> Operands);
+// A 0-dim tensor on the cpu, which PyTorch promotes like a scalar.
+bool isCpuScalar(const ValueFact &Fact);
+
+class FunctionFacts {
+public:
+  FunctionFacts(const clang::FunctionDecl &Function, BodyFacts &Body)
+      : Function(Function), Body(Body) {}
+
+  const clang::FunctionDecl &function() const { return Function; }
+  BodyFacts &body() const { return Body; }
+
+  // In the order the analysis first met them.
+  llvm::ArrayRef<Operation> operations() const { return Operations; }
+  llvm::ArrayRef<Transfer> transfers() const { return Transfers; }
+  const llvm::DenseMap<const clang::Expr *, ValueFact> &expressions() const {
+    return ExprFacts;
+  }
+  const ValueFact &returned() const { return Returned; }
+
+  // Written by the flow analysis; each visit replaces the record of the
+  // previous one, so the last visit, at the fixed point, is what remains.
+  void record(Operation Op);
+  void record(Transfer T);
+  llvm::DenseMap<const clang::Expr *, ValueFact> &mutableExpressions() { return ExprFacts; }
+  void addReturned(const ValueFact &Fact) { Returned = Returned.join(Fact); }
+
+private:
+  const clang::FunctionDecl &Function;
+  BodyFacts &Body;
+  llvm::DenseMap<const clang::Expr *, ValueFact> ExprFacts;
+  std::vector<Operation> Operations;
+  llvm::DenseMap<const clang::Expr *, unsigned> OperationIndex;
+  std::vector<Transfer> Transfers;
+  llvm::DenseMap<const clang::Expr *, unsigned> TransferIndex;
+  ValueFact Returned;
+};
+
+} // namespace placelint::analysis

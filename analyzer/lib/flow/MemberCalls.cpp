@@ -1,0 +1,113 @@
+// Member calls, by the class of the object: tensor methods (the API
+// model's tables), TensorOptions methods, module methods (Modules.cpp), and
+// methods of user classes (summaries, and what they may change).
+#include "flow/DeviceFlow.h"
+
+#include "Syntax.h"
+
+#include "clang/AST/DeclCXX.h"
+
+namespace placelint::analysis {
+
+using namespace clang;
+
+ValueFact DeviceFlow::evaluateMemberCall(const CXXMemberCallExpr &Call) {
+  const CXXMethodDecl *Method = Call.getMethodDecl();
+  const Expr *Object = Call.getImplicitObjectArgument();
+  if (!Method || !Object)
+    return ValueFact::unknown();
+  QualType ObjectType = Object->getType();
+  if (ObjectType->isPointerType())
+    ObjectType = ObjectType->getPointeeType();
+  StringRef Name = Method->getIdentifier() ? Method->getName() : StringRef();
+  bool ChangesThis = isa<CXXThisExpr>(Object->IgnoreParenImpCasts()) && !Method->isConst();
+
+  switch (Model.classify(ObjectType)) {
+  case ValueKind::Tensor:
+    return evaluateTensorMethod(Call, Name);
+  case ValueKind::Module:
+    // `this->to(dev)` in a module moves the parameters its fields hold.
+    if (ChangesThis)
+      forgetFields();
+    return evaluateModuleMethod(Call, Name);
+  case ValueKind::TensorOptions:
+    return evaluateOptionsMethod(Call, Name);
+  case ValueKind::Device:
+  case ValueKind::DeviceType:
+    return ValueFact::unknown();
+  case ValueKind::Other:
+    break;
+  }
+  forgetReferenceArguments(Call, *Method);
+  if (ChangesThis)
+    forgetFields();
+  if (Model.classify(Call.getType()) == ValueKind::Other)
+    return ValueFact();
+  if (!Method->isVirtual())
+    return summaryCall(Call, *Method);
+  return resultOf(Call, DeviceSet::unknown(), ZeroDim::Unknown);
+}
+
+ValueFact DeviceFlow::evaluateOptionsMethod(const CXXMemberCallExpr &Call, StringRef Name) {
+  const Expr *Object = Call.getImplicitObjectArgument();
+  CallKind Kind = ApiModel::classifyOptionsMethod(Name);
+  if (Kind == CallKind::OptionsBuilder)
+    return factOf(Object);
+  if (Kind != CallKind::OptionsDevice)
+    return ValueFact::unknown();
+  if (explicitArgCount(Call) == 0) { // the getter
+    ValueFact Options = factOf(Object);
+    Options.OptionsWithoutDevice = false;
+    return Options;
+  }
+  llvm::SmallVector<const Expr *, 2> Args(Call.arguments());
+  return deviceFromArguments(Args);
+}
+
+ValueFact DeviceFlow::evaluateTensorMethod(const CXXMemberCallExpr &Call, StringRef Name) {
+  const Expr *Object = Call.getImplicitObjectArgument();
+  bool ReturnsTensor = Model.isTensor(Call.getType());
+  switch (ApiModel::classifyTensorMethod(Name)) {
+  case CallKind::Transfer:
+    return evaluateTransfer(Call, Name);
+  case CallKind::SyncToHost:
+    return evaluateSync(Call);
+  case CallKind::SameDeviceOp: {
+    bool InPlace = Name.ends_with("_");
+    llvm::SmallVector<Operand, 3> Operands{operand(Object, InPlace)};
+    for (const Expr *Arg : Call.arguments())
+      if (Model.isTensor(Arg->getType()))
+        Operands.push_back(operand(Arg));
+    ValueFact Result = operation(Call, Name, std::move(Operands));
+    return InPlace ? factOf(Object) : Result;
+  }
+  case CallKind::CrossDeviceCopy:
+    return factOf(Object);
+  case CallKind::FullReduction:
+    if (!ReturnsTensor)
+      return ValueFact();
+    return resultOf(Call, factOf(Object).Devices,
+                    explicitArgCount(Call) == 0 ? ZeroDim::Yes : ZeroDim::Unknown);
+  case CallKind::ShapePreserving:
+    if (!ReturnsTensor)
+      return ValueFact();
+    if (Name.ends_with("_")) // relu_(), zero_(): the tensor itself
+      return factOf(Object);
+    return resultOf(Call, factOf(Object).Devices, factOf(Object).Dim);
+  case CallKind::DeviceOf:
+  case CallKind::OptionsOf: {
+    ValueFact Source = factOf(Object);
+    Source.Dim = ZeroDim::Unknown;
+    Source.forgetTransfer();
+    return Source;
+  }
+  default:
+    break;
+  }
+  if (!ReturnsTensor)
+    return untracked(Call);
+  // An unmodelled method (view, reshape, index, ...): same device, rank unknown.
+  return resultOf(Call, factOf(Object).Devices, ZeroDim::Unknown);
+}
+
+} // namespace placelint::analysis

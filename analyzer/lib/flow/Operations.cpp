@@ -1,0 +1,103 @@
+// Operations combining tensors: the device of their result and PyTorch's
+// device rule (TensorIterator's: one device for all operands, except that a
+// 0-dim cpu tensor may join others as an input).
+#include "flow/DeviceFlow.h"
+
+namespace placelint::analysis {
+
+using namespace clang;
+
+bool isCpuScalar(const ValueFact &Fact) {
+  std::optional<AbstractDevice> Device = Fact.Devices.single();
+  return Fact.Dim == ZeroDim::Yes && Device && Device->isCpu();
+}
+
+std::optional<Conflict> findConflict(llvm::ArrayRef<Operand> Operands) {
+  llvm::SmallVector<const Operand *, 4> Candidates;
+  for (const Operand &O : Operands) {
+    if (!O.Fact.Devices.isKnown())
+      continue; // unknown never conflicts
+    if (isCpuScalar(O.Fact) && !O.InPlaceSelf)
+      continue; // scalar promotion
+    Candidates.push_back(&O);
+  }
+  if (Candidates.size() < 2)
+    return std::nullopt;
+  // Definite: the first operand against the first that is certainly elsewhere.
+  const Operand &First = *Candidates.front();
+  if (std::optional<AbstractDevice> A = First.Fact.Devices.single(); A && A->isConcrete())
+    for (const Operand *Other : llvm::ArrayRef(Candidates).drop_front())
+      if (std::optional<AbstractDevice> B = Other->Fact.Devices.single();
+          B && B->isConcrete() && compare(*A, *B) == Agreement::Differ)
+        return Conflict{&First, Other, *A, *B, /*Definite=*/true};
+  // May: an operand on one concrete device against one that may be elsewhere.
+  for (size_t I = 0; I < Candidates.size(); ++I)
+    for (size_t J = I + 1; J < Candidates.size(); ++J)
+      for (auto [Uncertain, Known] :
+           {std::pair{Candidates[I], Candidates[J]}, std::pair{Candidates[J], Candidates[I]}}) {
+        std::optional<AbstractDevice> Definite = Known->Fact.Devices.single();
+        if (!Definite || !Definite->isConcrete())
+          continue;
+        std::optional<AbstractDevice> UncertainSingle = Uncertain->Fact.Devices.single();
+        if (UncertainSingle && UncertainSingle->isConcrete())
+          continue;
+        for (const AbstractDevice &Member : Uncertain->Fact.Devices.devices()) {
+          Agreement Relation = compare(Member, *Definite);
+          if (Relation == Agreement::Differ || Relation == Agreement::MayDiffer)
+            return Conflict{Uncertain, Known, Member, *Definite, /*Definite=*/false};
+        }
+      }
+  return std::nullopt;
+}
+
+ValueFact DeviceFlow::operation(const Expr &Call, StringRef Name,
+                                llvm::SmallVector<Operand, 3> Operands) {
+  ValueFact Result = combine(Call, Operands);
+  if (Name == "dot")
+    Result.Dim = ZeroDim::Yes;
+  else if (Name == "matmul")
+    Result.Dim = ZeroDim::Unknown;
+  Facts.record(Operation{&Call, Name.str(), std::move(Operands)});
+  return Result;
+}
+
+ValueFact DeviceFlow::combine(const Expr &Call, llvm::ArrayRef<Operand> Operands) const {
+  // PyTorch's TensorIterator: 0-dim cpu inputs follow the other operands.
+  bool AllCpuScalars =
+      llvm::all_of(Operands, [](const Operand &O) { return isCpuScalar(O.Fact); });
+  DeviceSet Devices;
+  std::optional<ZeroDim> Dim;
+  for (const Operand &O : Operands) {
+    Dim = Dim ? (*Dim == ZeroDim::No || O.Fact.Dim == ZeroDim::No
+                     ? ZeroDim::No
+                     : analysis::join(*Dim, O.Fact.Dim))
+              : O.Fact.Dim;
+    if (!AllCpuScalars && isCpuScalar(O.Fact) && !O.InPlaceSelf)
+      continue;
+    if (std::optional<AbstractDevice> Single = O.Fact.Devices.single();
+        Single && Devices.single() && compare(*Single, *Devices.single()) == Agreement::Same)
+      continue;
+    Devices = Devices.join(O.Fact.Devices);
+  }
+  if (Devices.isBottom())
+    Devices = DeviceSet::unknown();
+  return resultOf(Call, Devices, Dim.value_or(ZeroDim::Unknown));
+}
+
+void FunctionFacts::record(Operation Op) {
+  auto [It, Inserted] = OperationIndex.try_emplace(Op.Call, Operations.size());
+  if (Inserted)
+    Operations.push_back(std::move(Op));
+  else
+    Operations[It->second] = std::move(Op);
+}
+
+void FunctionFacts::record(Transfer T) {
+  auto [It, Inserted] = TransferIndex.try_emplace(T.Call, Transfers.size());
+  if (Inserted)
+    Transfers.push_back(std::move(T));
+  else
+    Transfers[It->second] = std::move(T);
+}
+
+} // namespace placelint::analysis

@@ -1,0 +1,59 @@
+// Overloaded operators: calling a module, `->`/`*` on a module holder,
+// assignment to a tracked variable, and arithmetic on tensors.
+#include "flow/DeviceFlow.h"
+
+#include "Syntax.h"
+
+#include "clang/Basic/OperatorKinds.h"
+
+namespace placelint::analysis {
+
+using namespace clang;
+
+ValueFact DeviceFlow::evaluateOperatorCall(const CXXOperatorCallExpr &Op) {
+  OverloadedOperatorKind Kind = Op.getOperator();
+  unsigned NumArgs = Op.getNumArgs();
+  if (NumArgs == 0)
+    return ValueFact::unknown();
+  const Expr *Lhs = Op.getArg(0);
+  ValueKind LhsKind = Model.classify(Lhs->getType());
+
+  if (Kind == OO_Call && LhsKind == ValueKind::Module) {
+    llvm::SmallVector<const Expr *, 4> Inputs(Op.arguments());
+    return applyModule(Op, *Lhs, llvm::ArrayRef(Inputs).drop_front());
+  }
+  if ((Kind == OO_Arrow || Kind == OO_Star) && LhsKind == ValueKind::Module)
+    return factOf(Lhs);
+  if (Kind == OO_Equal && NumArgs == 2) {
+    const ValueDecl *Target = trackedDecl(Lhs);
+    ValueFact Value = factOf(Op.getArg(1));
+    if (Target && Model.classify(Op.getArg(1)->getType()) != ValueKind::Other) {
+      assign(*Target, Value, Op.getArg(1), Op.getOperatorLoc());
+      return Current[Target];
+    }
+    return factOf(Lhs);
+  }
+  bool RhsIsTensor = NumArgs >= 2 && Model.isTensor(Op.getArg(1)->getType());
+  if (LhsKind != ValueKind::Tensor && !RhsIsTensor)
+    return untracked(Op);
+  if (Kind == OO_Subscript)
+    return resultOf(Op, factOf(Lhs).Devices, ZeroDim::Unknown);
+  if (NumArgs == 1) // -t, !t, ~t
+    return resultOf(Op, factOf(Lhs).Devices, factOf(Lhs).Dim);
+
+  std::string Name = ("operator" + llvm::StringRef(getOperatorSpelling(Kind))).str();
+  if (Op.isAssignmentOp()) { // +=, -=, ...: the tensor changes in place
+    llvm::SmallVector<Operand, 3> Operands{operand(Lhs, /*InPlaceSelf=*/true)};
+    if (RhsIsTensor)
+      Operands.push_back(operand(Op.getArg(1)));
+    operation(Op, Name, std::move(Operands));
+    return factOf(Lhs);
+  }
+  llvm::SmallVector<Operand, 3> Operands;
+  for (const Expr *Arg : Op.arguments())
+    if (Model.isTensor(Arg->getType()))
+      Operands.push_back(operand(Arg));
+  return operation(Op, Name, std::move(Operands));
+}
+
+} // namespace placelint::analysis

@@ -1,0 +1,94 @@
+// placement-transfer-in-loop: inside a loop, a transfer that moves the same
+// unchanged tensor on every iteration, a round trip (to a device and
+// straight back), or a copy from a device to the host
+// (docs/rules/placement-transfer-in-loop.md).
+#include "rules/Rules.h"
+
+#include "BodyFacts.h"
+#include "Syntax.h"
+#include "flow/FunctionFacts.h"
+#include "placelint/analysis/Findings.h"
+
+#include "clang/AST/ExprCXX.h"
+
+namespace placelint::analysis {
+
+using namespace clang;
+
+namespace {
+
+// Moved straight back to where the previous transfer, in this loop, took it
+// from.
+bool isRoundTrip(const Transfer &T, const Stmt &Loop, BodyFacts &Body) {
+  const ValueFact &Source = T.Source;
+  std::optional<AbstractDevice> From = Source.Devices.single();
+  std::optional<AbstractDevice> To = T.Target.single();
+  if (T.IsSync || !Source.TransferCall || Body.loopAround(*Source.TransferCall) != &Loop ||
+      !To || !From)
+    return false;
+  // Where it came from may be unknown (a loaded batch): moving it to a
+  // device and straight to the host is a round trip wherever it was.
+  std::optional<AbstractDevice> Before = Source.TransferSource.single();
+  bool BackToSource = Source.TransferSource.isUnknown() ||
+                      (Before && compare(*Before, *To) == Agreement::Same);
+  return BackToSource && compare(*From, *To) != Agreement::Same;
+}
+
+// The same tensor, unchanged, to the same place on every iteration (and not
+// already there). From an unknown device the transfer may be no copy at
+// all: not reported.
+bool isInvariant(const Transfer &T, const Stmt &Loop, BodyFacts &Body) {
+  std::optional<AbstractDevice> From = T.Source.Devices.single();
+  std::optional<AbstractDevice> To = T.Target.single();
+  bool AlreadyThere = !T.Source.Devices.isKnown() ||
+                      (From && To && compare(*From, *To) == Agreement::Same);
+  if (T.IsSync || AlreadyThere)
+    return false;
+  const auto *Ref = dyn_cast<DeclRefExpr>(stripCopies(T.Call->getImplicitObjectArgument()));
+  const auto *Var = Ref ? dyn_cast<VarDecl>(Ref->getDecl()) : nullptr;
+  return Var && !Body.isDeclaredIn(*Var, Loop) && !Body.isChangedIn(*Var, Loop) &&
+         llvm::all_of(T.Call->arguments(),
+                      [&](const Expr *Arg) { return Body.isInvariantIn(*Arg, Loop); });
+}
+
+// A copy from a device (every device the tensor may be on) to the host.
+bool isSync(const Transfer &T) {
+  std::optional<AbstractDevice> To = T.Target.single();
+  const DeviceSet &From = T.Source.Devices;
+  return To && To->isCpu() && From.allConcrete() &&
+         llvm::none_of(From.devices(), [](const AbstractDevice &D) { return D.isCpu(); });
+}
+
+} // namespace
+
+void diagnoseTransferInLoop(const FunctionFacts &Facts, FindingsHandler &Handler) {
+  BodyFacts &Body = Facts.body();
+  for (const Transfer &T : Facts.transfers()) {
+    const Stmt *Loop = Body.loopAround(*T.Call);
+    if (!Loop || !T.Target.isKnown() || T.Source.Devices.isBottom())
+      continue;
+    const Expr *Receiver = T.Call->getImplicitObjectArgument();
+    if (isRoundTrip(T, *Loop, Body)) {
+      RoundTripFinding Finding;
+      Finding.Call = T.Call;
+      Finding.Receiver = Receiver;
+      Finding.Loop = Loop;
+      Finding.Target = T.Target;
+      Finding.FirstTransfer = T.Source.TransferCall;
+      Finding.Intermediate = T.Source.Devices;
+      Handler.onRoundTripInLoop(Finding);
+    } else if (isInvariant(T, *Loop, Body)) {
+      Handler.onInvariantTransferInLoop({T.Call, Receiver, Loop, T.Target});
+    } else if (isSync(T)) {
+      SyncFinding Finding;
+      Finding.Call = T.Call;
+      Finding.Receiver = Receiver;
+      Finding.Loop = Loop;
+      Finding.Target = T.Target;
+      Finding.Source = T.Source.Devices;
+      Handler.onSyncInLoop(Finding);
+    }
+  }
+}
+
+} // namespace placelint::analysis
