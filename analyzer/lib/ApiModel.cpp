@@ -155,6 +155,80 @@ bool ApiModel::isApiNamespace(llvm::StringRef Name) const {
   return false;
 }
 
+const CXXRecordDecl *ApiModel::libraryModule(QualType Type) const {
+  if (classify(Type) != ValueKind::Module)
+    return nullptr;
+  const CXXRecordDecl *Record = Type.getNonReferenceType()->getAsCXXRecordDecl();
+  // A holder (ModuleHolder<Impl>, or a TORCH_MODULE class derived from one)
+  // or a shared_ptr<Impl>: the Impl is what holds the parameters.
+  for (int Depth = 0; Record && Depth < 4; ++Depth) {
+    const CXXRecordDecl *Definition = Record->getDefinition();
+    if (!Definition)
+      return nullptr;
+    if (const auto *Spec = dyn_cast<ClassTemplateSpecializationDecl>(Definition);
+        Spec && Spec->getTemplateArgs().size() >= 1 &&
+        Spec->getTemplateArgs()[0].getKind() == TemplateArgument::Type &&
+        (Spec->getName() == "ModuleHolder" || Spec->getName() == "shared_ptr")) {
+      Record = Spec->getTemplateArgs()[0].getAsType()->getAsCXXRecordDecl();
+      continue;
+    }
+    if (Definition->getNumBases() == 1 && Definition->getName() != "Module") {
+      const CXXRecordDecl *Base = Definition->bases_begin()->getType()->getAsCXXRecordDecl();
+      if (const auto *BaseSpec = dyn_cast_or_null<ClassTemplateSpecializationDecl>(Base);
+          BaseSpec && BaseSpec->getName() == "ModuleHolder") {
+        Record = Base;
+        continue;
+      }
+    }
+    break;
+  }
+  if (!Record)
+    return nullptr;
+  // Library modules live in the API namespaces (torch::nn, pl::nn).
+  const DeclContext *Outermost = nullptr;
+  for (const DeclContext *Ctx = Record->getDeclContext(); Ctx && !Ctx->isTranslationUnit();
+       Ctx = Ctx->getParent())
+    if (Ctx->isNamespace() && !cast<NamespaceDecl>(Ctx)->isInline())
+      Outermost = Ctx;
+  if (!Outermost || !isApiNamespace(cast<NamespaceDecl>(Outermost)->getName()))
+    return nullptr;
+  return Record;
+}
+
+namespace {
+
+// `ReLU` for `ReLUImpl`, which libtorch's holders wrap.
+llvm::StringRef moduleName(const CXXRecordDecl &Record) {
+  llvm::StringRef Name = Record.getName();
+  Name.consume_back("Impl");
+  return Name;
+}
+
+} // namespace
+
+bool ApiModel::isLossModule(QualType Type) const {
+  const CXXRecordDecl *Record = libraryModule(Type);
+  return Record && moduleName(*Record).ends_with("Loss");
+}
+
+bool ApiModel::isStatelessModule(QualType Type) const {
+  const CXXRecordDecl *Record = libraryModule(Type);
+  if (!Record)
+    return false;
+  llvm::StringRef Name = moduleName(*Record);
+  if (Name.ends_with("Loss") || Name.contains("Pool") || Name.contains("Dropout") ||
+      Name.contains("Pad") || Name.ends_with("LU") || Name.ends_with("Shuffle"))
+    return Name != "PReLU";
+  return llvm::StringSwitch<bool>(Name)
+      .Cases("Sigmoid", "Tanh", "Softmax", "LogSoftmax", "Softmin", true)
+      .Case("ReLU6", true)
+      .Cases("Softplus", "Softsign", "Hardtanh", "Hardsigmoid", "Hardswish", true)
+      .Cases("Mish", "Tanhshrink", "Softshrink", "Hardshrink", "Threshold", true)
+      .Cases("Flatten", "Unflatten", "Identity", "Upsample", "Fold", true)
+      .Cases("Unfold", "CosineSimilarity", "PairwiseDistance", "LogSigmoid", true)
+      .Default(false);
+}
+
 CallKind ApiModel::classifyFreeFunction(const FunctionDecl &Function) const {
   if (!Function.getIdentifier())
     return CallKind::Unmodelled;
@@ -169,7 +243,7 @@ CallKind ApiModel::classifyFreeFunction(const FunctionDecl &Function) const {
     return CallKind::Unmodelled;
   return llvm::StringSwitch<CallKind>(Function.getName())
       .Cases("zeros", "ones", "empty", "full", "arange", CallKind::Factory)
-      .Cases("rand", "randn", "randint", "tensor", "from_blob", CallKind::Factory)
+      .Cases("rand", "randn", "randint", "tensor", CallKind::Factory)
       .Cases("linspace", "eye", CallKind::Factory)
       .Cases("zeros_like", "ones_like", "empty_like", "full_like",
              CallKind::FactoryLike)
@@ -179,6 +253,7 @@ CallKind ApiModel::classifyFreeFunction(const FunctionDecl &Function) const {
       .Cases("mm", "bmm", "dot", "mv", "addmm", CallKind::SameDeviceOp)
       .Cases("maximum", "minimum", "where", "atan2", CallKind::SameDeviceOp)
       .Cases("cat", "stack", "concat", "hstack", "vstack", CallKind::ListOp)
+      .Case("from_blob", CallKind::WrapsHostMemory)
       .Case("device", CallKind::OptionsDevice)
       .Cases("dtype", "layout", "requires_grad", CallKind::OptionsBuilder)
       .Default(CallKind::OtherApi);
@@ -193,12 +268,21 @@ CallKind ApiModel::classifyTensorMethod(llvm::StringRef Name) {
       .Cases("maximum", "minimum", "pow", "pow_", CallKind::SameDeviceOp)
       .Cases("eq", "ne", "lt", "le", "gt", "ge", CallKind::SameDeviceOp)
       .Case("copy_", CallKind::CrossDeviceCopy)
+      // Indices may stay on the cpu for any tensor (PyTorch moves them).
+      .Cases("index", "index_put_", "index_put", CallKind::Indexing)
       .Cases("sum", "mean", "max", "min", "prod", CallKind::FullReduction)
-      .Cases("norm", "argmax", "argmin", CallKind::FullReduction)
+      .Cases("norm", "argmax", "argmin", "std", "var", CallKind::FullReduction)
+      .Cases("median", "all", "any", "amax", "amin", CallKind::FullReduction)
+      .Cases("nansum", "nanmean", "count_nonzero", CallKind::FullReduction)
       .Cases("relu", "exp", "log", "neg", "abs", CallKind::ShapePreserving)
       .Cases("sigmoid", "tanh", "sqrt", "clone", "detach", CallKind::ShapePreserving)
       .Cases("contiguous", "float", "double", "half", "long", CallKind::ShapePreserving)
+      .Cases("int", "bool", "round", "floor", "ceil", CallKind::ShapePreserving)
+      .Cases("clamp", "clamp_min", "clamp_max", "sign", "square", CallKind::ShapePreserving)
+      .Cases("t", "transpose", "permute", "softmax", "log_softmax", CallKind::ShapePreserving)
       .Cases("relu_", "exp_", "neg_", "abs_", "zero_", CallKind::ShapePreserving)
+      .Cases("clamp_", "fill_", "uniform_", "normal_", "detach_", CallKind::ShapePreserving)
+      .Cases("requires_grad_", "sigmoid_", "tanh_", "sqrt_", CallKind::ShapePreserving)
       .Case("device", CallKind::DeviceOf)
       .Case("options", CallKind::OptionsOf)
       .Case("item", CallKind::SyncToHost)

@@ -22,9 +22,8 @@ ValueFact DeviceFlow::evaluateCall(const CallExpr &Call) {
     return factOf(Call.getArg(0));
   if ((isStdFunction(Callee, "make_shared") || isStdFunction(Callee, "make_unique")) &&
       Model.classify(Call.getType()) == ValueKind::Module) {
-    ValueFact Module = ValueFact::on(DeviceSet::of(AbstractDevice::cpu()), ZeroDim::No);
-    Module.From = {OriginKind::Created, Call.getExprLoc()};
-    return Module;
+    llvm::SmallVector<const Expr *, 4> Args(Call.arguments());
+    return newModule(Call, Call.getExprLoc(), Args);
   }
   CallKind Kind = Model.classifyFreeFunction(*Callee);
   if (Kind != CallKind::Unmodelled)
@@ -88,6 +87,8 @@ ValueFact DeviceFlow::evaluateApiCall(const CallExpr &Call, const FunctionDecl &
     }
     return Created(FactoryDevice(OnCpu), Dim);
   }
+  case CallKind::WrapsHostMemory:
+    return Created(FactoryDevice(OnCpu), ZeroDim::No);
   case CallKind::ScalarFactory:
     return Created(FactoryDevice(OnCpu), ZeroDim::Yes);
   case CallKind::FactoryLike: {
@@ -115,12 +116,19 @@ ValueFact DeviceFlow::evaluateApiCall(const CallExpr &Call, const FunctionDecl &
   }
   if (!Model.isTensor(Call.getType()))
     return untracked(Call);
-  // An unmodelled API function (relu, softmax, ...): on its first tensor
-  // argument's device.
+  // Any other API function (relu, softmax, nll_loss, index_select, ...)
+  // needs its tensor arguments on one device, and returns a tensor there;
+  // a loss is 0-dim.
+  llvm::SmallVector<Operand, 3> Operands;
   for (const Expr *Arg : Args)
     if (Model.isTensor(Arg->getType()))
-      return resultOf(Call, factOf(Arg).Devices, ZeroDim::Unknown);
-  return resultOf(Call, DeviceSet::unknown(), ZeroDim::Unknown);
+      Operands.push_back(operand(Arg));
+  if (Operands.empty())
+    return resultOf(Call, DeviceSet::unknown(), ZeroDim::Unknown);
+  ValueFact Result = operation(Call, Name, std::move(Operands));
+  Result.Dim = Name.ends_with("_loss") || Name.ends_with("cross_entropy") ? ZeroDim::Yes
+                                                                          : ZeroDim::Unknown;
+  return Result;
 }
 
 } // namespace placelint::analysis

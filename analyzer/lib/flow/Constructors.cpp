@@ -32,11 +32,8 @@ ValueFact DeviceFlow::evaluateConstruct(const CXXConstructExpr &Construct) {
     Options.OptionsWithoutDevice = true;
     return Options;
   }
-  case ValueKind::Module: {
-    ValueFact Module = ValueFact::on(DeviceSet::of(AbstractDevice::cpu()), ZeroDim::No);
-    Module.From = {OriginKind::Created, Construct.getBeginLoc()};
-    return Module;
-  }
+  case ValueKind::Module:
+    return newModule(Construct, Construct.getBeginLoc(), Args);
   case ValueKind::Tensor:
   case ValueKind::DeviceType:
   case ValueKind::Other:

@@ -84,6 +84,10 @@ private:
   ValueFact evaluateSync(const clang::CXXMemberCallExpr &Call);
 
   // Modules.cpp
+  // A module just made by Creation from Args: on the cpu, or for a
+  // library module without parameters, where the tensor its options hold is.
+  ValueFact newModule(const clang::Expr &Creation, clang::SourceLocation At,
+                      llvm::ArrayRef<const clang::Expr *> Args);
   ValueFact evaluateModuleMethod(const clang::CXXMemberCallExpr &Call, llvm::StringRef Name);
   ValueFact applyModule(const clang::Expr &Call, const clang::Expr &ModuleExpr,
                         llvm::ArrayRef<const clang::Expr *> Args);
@@ -98,8 +102,8 @@ private:
   ValueFact evaluateListOp(const clang::CallExpr &Call, llvm::StringRef Name);
 
   // Operations.cpp
-  Operand operand(const clang::Expr *E, bool InPlaceSelf = false) {
-    return {E, factOf(E), InPlaceSelf};
+  Operand operand(const clang::Expr *E, bool Promotable = true) {
+    return {E, factOf(E), Promotable};
   }
   // Records the operation and returns the fact of its result.
   ValueFact operation(const clang::Expr &Call, llvm::StringRef Name,

@@ -28,8 +28,10 @@ class BodyFacts;
 struct Operand {
   const clang::Expr *E = nullptr;
   ValueFact Fact;
-  // The tensor an in-place op writes to: never promoted as a 0-dim scalar.
-  bool InPlaceSelf = false;
+  // Whether a 0-dim cpu tensor may stand here for a scalar (PyTorch's
+  // TensorIterator promotes inputs of element-wise ops; not the tensor an
+  // in-place op writes to, nor a module's input or a cat/stack element).
+  bool Promotable = true;
 };
 
 // An operation whose tensor operands must share one device: an operator, a
@@ -61,8 +63,9 @@ struct Conflict {
 // PyTorch's device rule over Operands: the pair that breaks it, if any.
 // Unknown devices never conflict; a 0-dim cpu input follows the others.
 std::optional<Conflict> findConflict(llvm::ArrayRef<Operand> Operands);
-// A 0-dim tensor on the cpu, which PyTorch promotes like a scalar.
-bool isCpuScalar(const ValueFact &Fact);
+// A tensor on the cpu that may be 0-dim, which PyTorch would promote like
+// a scalar: of unknown rank counts, so that an unknown rank never reports.
+bool mayBeCpuScalar(const ValueFact &Fact);
 
 class FunctionFacts {
 public:

@@ -1,5 +1,5 @@
-// cat / stack over a list of tensors: every element on one device, and the
-// result there (never 0-dim).
+// cat / stack over a list of tensors: every element on one device (a 0-dim
+// cpu element is no exception), and the result there, never 0-dim.
 #include "flow/DeviceFlow.h"
 
 #include "Syntax.h"
@@ -15,7 +15,7 @@ ValueFact DeviceFlow::evaluateListOp(const CallExpr &Call, StringRef Name) {
     return resultOf(Call, DeviceSet::unknown(), ZeroDim::No);
   llvm::SmallVector<Operand, 3> Operands;
   for (const Expr *Element : *Elements)
-    Operands.push_back(operand(Element));
+    Operands.push_back(operand(Element, /*Promotable=*/false));
   ValueFact Result = operation(Call, Name, std::move(Operands));
   Result.Dim = ZeroDim::No;
   return Result;

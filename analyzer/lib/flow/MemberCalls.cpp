@@ -74,7 +74,7 @@ ValueFact DeviceFlow::evaluateTensorMethod(const CXXMemberCallExpr &Call, String
     return evaluateSync(Call);
   case CallKind::SameDeviceOp: {
     bool InPlace = Name.ends_with("_");
-    llvm::SmallVector<Operand, 3> Operands{operand(Object, InPlace)};
+    llvm::SmallVector<Operand, 3> Operands{operand(Object, /*Promotable=*/!InPlace)};
     for (const Expr *Arg : Call.arguments())
       if (Model.isTensor(Arg->getType()))
         Operands.push_back(operand(Arg));
@@ -106,8 +106,19 @@ ValueFact DeviceFlow::evaluateTensorMethod(const CXXMemberCallExpr &Call, String
   }
   if (!ReturnsTensor)
     return untracked(Call);
-  // An unmodelled method (view, reshape, index, ...): same device, rank unknown.
-  return resultOf(Call, factOf(Object).Devices, ZeroDim::Unknown);
+  llvm::SmallVector<Operand, 3> Operands{operand(Object, /*Promotable=*/!Name.ends_with("_"))};
+  for (const Expr *Arg : Call.arguments())
+    if (Model.isTensor(Arg->getType()))
+      Operands.push_back(operand(Arg));
+  // `view_as(y)`, `expand_as(y)` take only y's shape; indices may stay on
+  // the cpu; any other method with tensor arguments (masked_fill, gather,
+  // index_select, ...) needs them on its tensor's device.
+  if (Operands.size() == 1 || Name.ends_with("_as") ||
+      ApiModel::classifyTensorMethod(Name) == CallKind::Indexing)
+    return resultOf(Call, factOf(Object).Devices, ZeroDim::Unknown);
+  ValueFact Result = operation(Call, Name, std::move(Operands));
+  Result.Dim = ZeroDim::Unknown;
+  return Result;
 }
 
 } // namespace placelint::analysis

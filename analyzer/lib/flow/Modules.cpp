@@ -1,13 +1,86 @@
 // Modules: `Module::to(device)` moves the module in place; calling a module
-// (`model(x)`, `model->forward(x)`) is an operation between its parameters
-// and its input.
+// (`model(x)`, `model->forward(x, std::make_tuple(h, c))`) is an operation
+// between its parameters and its inputs. Library modules without
+// parameters (activations, dropout, losses) have no device of their own,
+// unless a loss holds a weight tensor.
 #include "flow/DeviceFlow.h"
 
 #include "Syntax.h"
 
+#include "clang/AST/ExprCXX.h"
+
 namespace placelint::analysis {
 
 using namespace clang;
+
+namespace {
+
+// The module's type without a pointer (`model->forward` is called on an
+// `Impl *`).
+QualType moduleType(const Expr &ModuleExpr) {
+  QualType Type = ModuleExpr.getType();
+  return Type->isPointerType() ? Type->getPointeeType() : Type;
+}
+
+// The tensors an argument passes: itself, or the elements of a tuple or
+// pair built in place (`std::make_tuple(h, c)`, `{h, c}`).
+void collectTensors(const Expr *Arg, const ApiModel &Model,
+                    llvm::SmallVectorImpl<const Expr *> &Tensors) {
+  Arg = Arg->IgnoreImplicit()->IgnoreParens();
+  if (Model.isTensor(Arg->getType())) {
+    Tensors.push_back(Arg);
+    return;
+  }
+  llvm::ArrayRef<const Expr *> Elements;
+  if (const auto *Call = dyn_cast<CallExpr>(Arg);
+      Call && (isStdFunction(Call->getDirectCallee(), "make_tuple") ||
+               isStdFunction(Call->getDirectCallee(), "make_pair") ||
+               isStdFunction(Call->getDirectCallee(), "forward_as_tuple")))
+    Elements = llvm::ArrayRef(Call->getArgs(), Call->getNumArgs());
+  else if (const auto *Construct = dyn_cast<CXXConstructExpr>(Arg);
+           Construct && Construct->getConstructor()->getParent()->isInStdNamespace())
+    Elements = llvm::ArrayRef(Construct->getArgs(), Construct->getNumArgs());
+  else if (const auto *List = dyn_cast<InitListExpr>(Arg))
+    Elements = llvm::ArrayRef(List->getInits(), List->getNumInits());
+  for (const Expr *Element : Elements)
+    collectTensors(Element, Model, Tensors);
+}
+
+// The tensor a loss's options hold: `w` in
+// `CrossEntropyLoss(CrossEntropyLossOptions().weight(w))`.
+const Expr *optionsTensor(const Expr *E, const ApiModel &Model) {
+  if (!E)
+    return nullptr;
+  if (const auto *Call = dyn_cast<CXXMemberCallExpr>(E);
+      Call && Call->getMethodDecl() && Call->getMethodDecl()->getIdentifier() &&
+      Call->getMethodDecl()->getName().ends_with("weight") && Call->getNumArgs() == 1 &&
+      Model.isTensor(Call->getArg(0)->getType()))
+    return Call->getArg(0);
+  for (const Stmt *Child : E->children())
+    if (const Expr *Found = optionsTensor(dyn_cast_or_null<Expr>(Child), Model))
+      return Found;
+  return nullptr;
+}
+
+} // namespace
+
+ValueFact DeviceFlow::newModule(const Expr &Creation, SourceLocation At,
+                                llvm::ArrayRef<const Expr *> Args) {
+  ValueFact Module;
+  if (!Model.isStatelessModule(moduleType(Creation))) {
+    Module = ValueFact::on(DeviceSet::of(AbstractDevice::cpu()), ZeroDim::No);
+  } else {
+    const Expr *Weight = nullptr;
+    for (const Expr *Arg : Args)
+      if (!Weight)
+        Weight = optionsTensor(Arg, Model);
+    if (!Weight)
+      return ValueFact::unknown();
+    Module = ValueFact::on(factOf(Weight).Devices, ZeroDim::No);
+  }
+  Module.From = {OriginKind::Created, At};
+  return Module;
+}
 
 ValueFact DeviceFlow::evaluateModuleMethod(const CXXMemberCallExpr &Call, StringRef Name) {
   const Expr *Object = Call.getImplicitObjectArgument();
@@ -21,34 +94,46 @@ ValueFact DeviceFlow::evaluateModuleMethod(const CXXMemberCallExpr &Call, String
   if (ArgKind != ValueKind::Device && ArgKind != ValueKind::DeviceType &&
       !stringLiteralIn(Args[0]))
     return ValueFact();
-  if (const ValueDecl *Module = moduleDecl(Object)) {
-    ValueFact Moved = deviceFromArguments(Args[0]);
-    Moved.setOrigin({OriginKind::Moved, Call.getExprLoc()});
-    Current[Module] = Moved;
-  }
+  const ValueDecl *Module = moduleDecl(Object);
+  // A module with nothing to move stays without a device.
+  if (!Module || (Model.isStatelessModule(moduleType(*Object)) &&
+                  !factOf(Object).Devices.isKnown()))
+    return ValueFact();
+  ValueFact Moved = deviceFromArguments(Args[0]);
+  Moved.setOrigin({OriginKind::Moved, Call.getExprLoc()});
+  Current[Module] = Moved;
   return ValueFact();
 }
 
 ValueFact DeviceFlow::applyModule(const Expr &Call, const Expr &ModuleExpr,
                                   llvm::ArrayRef<const Expr *> Args) {
-  const Expr *Input = nullptr;
-  for (const Expr *Arg : Args)
-    if (Model.isTensor(Arg->getType())) {
-      Input = Arg;
-      break;
-    }
+  QualType Type = moduleType(ModuleExpr);
   ValueFact Module = factOf(&ModuleExpr);
-  if (!Input)
-    return resultOf(Call, Module.Devices, ZeroDim::Unknown);
-  // The module operand is named by its variable (`model`, not `model->`);
-  // its parameters are never 0-dim scalars.
-  Operand ModuleOperand{moduleOperand(&ModuleExpr), Module};
+  llvm::SmallVector<const Expr *, 4> Inputs;
+  for (const Expr *Arg : Args)
+    collectTensors(Arg, Model, Inputs);
+  bool IsLoss = Model.isLossModule(Type);
+  ZeroDim ResultDim = IsLoss ? ZeroDim::Yes
+                      : Model.libraryModule(Type) && !Model.isStatelessModule(Type)
+                          ? ZeroDim::No
+                          : ZeroDim::Unknown;
+  if (Inputs.empty())
+    return resultOf(Call, Module.Devices, ResultDim);
+  // The first input is the batch the module's weights multiply: never a
+  // promoted scalar. The module operand is named by its variable (`model`,
+  // not `model->`); its parameters are never 0-dim.
+  llvm::SmallVector<Operand, 3> Operands;
+  for (const Expr *Input : Inputs)
+    Operands.push_back(operand(Input, /*Promotable=*/!Operands.empty()));
+  ValueFact InputFact = Operands.front().Fact;
+  Operand ModuleOperand{moduleOperand(&ModuleExpr), Module, /*Promotable=*/false};
   ModuleOperand.Fact.Dim = ZeroDim::No;
-  Operand InputOperand = operand(Input);
-  ValueFact InputFact = InputOperand.Fact;
-  operation(Call, "forward", {std::move(InputOperand), std::move(ModuleOperand)});
-  return resultOf(Call, InputFact.Devices.isKnown() ? InputFact.Devices : Module.Devices,
-                  ZeroDim::Unknown);
+  Operands.insert(Operands.begin() + 1, std::move(ModuleOperand));
+  // After a mismatch the module would have run where its weights are.
+  bool Mismatch = findConflict(Operands).has_value();
+  operation(Call, "forward", std::move(Operands));
+  bool OnInput = InputFact.Devices.isKnown() && !Mismatch;
+  return resultOf(Call, OnInput ? InputFact.Devices : Module.Devices, ResultDim);
 }
 
 } // namespace placelint::analysis

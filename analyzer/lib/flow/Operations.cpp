@@ -7,9 +7,9 @@ namespace placelint::analysis {
 
 using namespace clang;
 
-bool isCpuScalar(const ValueFact &Fact) {
+bool mayBeCpuScalar(const ValueFact &Fact) {
   std::optional<AbstractDevice> Device = Fact.Devices.single();
-  return Fact.Dim == ZeroDim::Yes && Device && Device->isCpu();
+  return Fact.Dim != ZeroDim::No && Device && Device->isCpu();
 }
 
 std::optional<Conflict> findConflict(llvm::ArrayRef<Operand> Operands) {
@@ -17,7 +17,7 @@ std::optional<Conflict> findConflict(llvm::ArrayRef<Operand> Operands) {
   for (const Operand &O : Operands) {
     if (!O.Fact.Devices.isKnown())
       continue; // unknown never conflicts
-    if (isCpuScalar(O.Fact) && !O.InPlaceSelf)
+    if (O.Promotable && mayBeCpuScalar(O.Fact))
       continue; // scalar promotion
     Candidates.push_back(&O);
   }
@@ -57,6 +57,9 @@ ValueFact DeviceFlow::operation(const Expr &Call, StringRef Name,
     Result.Dim = ZeroDim::Yes;
   else if (Name == "matmul")
     Result.Dim = ZeroDim::Unknown;
+  // The operation throws there: what follows it must not be reported again.
+  if (findConflict(Operands))
+    Result.Devices = DeviceSet::unknown();
   Facts.record(Operation{&Call, Name.str(), std::move(Operands)});
   return Result;
 }
@@ -64,7 +67,7 @@ ValueFact DeviceFlow::operation(const Expr &Call, StringRef Name,
 ValueFact DeviceFlow::combine(const Expr &Call, llvm::ArrayRef<Operand> Operands) const {
   // PyTorch's TensorIterator: 0-dim cpu inputs follow the other operands.
   bool AllCpuScalars =
-      llvm::all_of(Operands, [](const Operand &O) { return isCpuScalar(O.Fact); });
+      llvm::all_of(Operands, [](const Operand &O) { return mayBeCpuScalar(O.Fact); });
   DeviceSet Devices;
   std::optional<ZeroDim> Dim;
   for (const Operand &O : Operands) {
@@ -72,7 +75,7 @@ ValueFact DeviceFlow::combine(const Expr &Call, llvm::ArrayRef<Operand> Operands
                      ? ZeroDim::No
                      : analysis::join(*Dim, O.Fact.Dim))
               : O.Fact.Dim;
-    if (!AllCpuScalars && isCpuScalar(O.Fact) && !O.InPlaceSelf)
+    if (!AllCpuScalars && O.Promotable && mayBeCpuScalar(O.Fact))
       continue;
     if (std::optional<AbstractDevice> Single = O.Fact.Devices.single();
         Single && Devices.single() && compare(*Single, *Devices.single()) == Agreement::Same)

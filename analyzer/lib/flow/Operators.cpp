@@ -43,7 +43,7 @@ ValueFact DeviceFlow::evaluateOperatorCall(const CXXOperatorCallExpr &Op) {
 
   std::string Name = ("operator" + llvm::StringRef(getOperatorSpelling(Kind))).str();
   if (Op.isAssignmentOp()) { // +=, -=, ...: the tensor changes in place
-    llvm::SmallVector<Operand, 3> Operands{operand(Lhs, /*InPlaceSelf=*/true)};
+    llvm::SmallVector<Operand, 3> Operands{operand(Lhs, /*Promotable=*/false)};
     if (RhsIsTensor)
       Operands.push_back(operand(Op.getArg(1)));
     operation(Op, Name, std::move(Operands));

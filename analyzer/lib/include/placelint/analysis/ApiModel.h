@@ -63,6 +63,8 @@ enum class CallKind {
   SameDeviceOp,   // add, matmul, ...: all tensor operands on one device
   ListOp,         // cat, stack: all list elements on one device
   CrossDeviceCopy,// copy_: explicit, may cross devices
+  Indexing,       // index, index_put_: index tensors may stay on the cpu
+  WrapsHostMemory,// from_blob: a tensor over existing host memory
   FullReduction,  // sum(), mean(): 0-dim with no dimension argument
   ShapePreserving,// relu, exp, clone: same device and rank as the input
   DeviceOf,       // t.device(): the tensor's device
@@ -83,6 +85,15 @@ public:
   bool isTensor(clang::QualType Type) const {
     return classify(Type) == ValueKind::Tensor;
   }
+  // The library module class behind a module type (`ReLUImpl` for
+  // `ReLU`, `ModuleHolder<ReLUImpl>` or `shared_ptr<ReLUImpl>`), or null
+  // for user modules and other types.
+  const clang::CXXRecordDecl *libraryModule(clang::QualType Type) const;
+  // A library module with no parameters or buffers of its own (activations,
+  // dropout, pooling, losses): it runs on whatever device its input is on.
+  bool isStatelessModule(clang::QualType Type) const;
+  // A loss module (`CrossEntropyLoss`, ...): its result is 0-dim.
+  bool isLossModule(clang::QualType Type) const;
   // Free functions in an API namespace, by name (OtherApi when unlisted).
   CallKind classifyFreeFunction(const clang::FunctionDecl &Function) const;
   // Methods called on a tensor, by name.
