@@ -1,4 +1,4 @@
-#include "cpu/kernels.h"
+#include "host/kernels.h"
 
 #include <algorithm>
 #include <array>
@@ -9,9 +9,9 @@
 
 #include "core/dispatch.h"
 #include "core/functors.h"
-#include "cpu/thread_pool.h"
+#include "host/thread_pool.h"
 
-namespace pl::cpu {
+namespace pl::host {
 namespace {
 
 using backend::TensorArg;
@@ -369,4 +369,4 @@ void gemm(const backend::GemmArgs &args) {
   }
 }
 
-} // namespace pl::cpu
+} // namespace pl::host
