@@ -131,7 +131,9 @@ Device resolve_device(Device requested, std::source_location loc) {
   const DeviceIndex index = requested.has_index() ? requested.index() : devices.current_device();
   if (index >= count) [[unlikely]]
     backend::missing_device_error(devices, requested, backend::call_site(loc), count);
-  return Device(requested.type(), index);
+  // The request itself when it was already concrete (always for the cpu):
+  // no second validation of a valid Device on this per-op path.
+  return index == requested.index() ? requested : Device(requested.type(), index);
 }
 
 } // namespace detail
