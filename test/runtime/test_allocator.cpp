@@ -1,5 +1,5 @@
 // The host caching allocator behind the cpu and sim backends.
-#include "cpu/caching_allocator.h"
+#include "host/caching_allocator.h"
 #include "test_support.h"
 
 #if defined(__has_feature)
@@ -12,7 +12,7 @@ extern "C" const char *__asan_default_options() { return "allocator_may_return_n
 
 namespace {
 
-using pl::cpu::CachingHostAllocator;
+using pl::host::CachingHostAllocator;
 
 TEST(CachingHostAllocator, ReusesAFreedBlockOfTheSameSize) {
   CachingHostAllocator allocator("test", std::size_t{1} << 20);

@@ -1,5 +1,7 @@
 // The backend interface: what a device implementation provides to the
-// front end (after ggml's backend interfaces, kept small).
+// front end (after ggml's backend interfaces, kept small). Which devices
+// exist is not the backend's business but its enumerator's
+// (core/device_enumerator.h).
 //
 //   memory   allocate / deallocate on one device (a caching allocator
 //            behind them), and byte copies host->device, device->host and
@@ -10,10 +12,10 @@
 // Contract: the front end (src/core) validates every operand before it
 // calls a backend: devices, shapes, dtypes and indices are already right,
 // all tensors of one call are on the one device passed as `device` (a
-// concrete index, never -1). Backends never re-check user input; they may
-// PL_ASSERT their own invariants. Errors a backend can still hit (out of
-// memory, a failing driver) are thrown as pl::AllocationError /
-// pl::DeviceError.
+// resolved index, never "current"; -1 only for the cpu, which has none).
+// Backends never re-check user input; they may PL_ASSERT their own
+// invariants. Errors a backend can still hit (out of memory, a failing
+// driver) are thrown as pl::AllocationError / pl::DeviceError.
 #pragma once
 
 #include <cstddef>
@@ -77,12 +79,6 @@ class Backend {
 public:
   virtual ~Backend() = default;
 
-  virtual DeviceType device_type() const noexcept = 0;
-  // Devices usable now; 0 when none (for CUDA: no driver, no GPU). Never throws.
-  virtual int device_count() const noexcept = 0;
-  // The device that index -1 means ("cuda" = the current CUDA device).
-  virtual DeviceIndex current_device() const = 0;
-
   // ---- memory -------------------------------------------------------------
   // nbytes > 0. Throws pl::AllocationError naming the size and device when
   // the memory cannot be had (after the caching allocator released its cache).
@@ -102,8 +98,6 @@ public:
   // Between two devices of this backend (src_device != dst_device).
   virtual void copy_between_devices(void *dst, DeviceIndex dst_device, const void *src,
                                     DeviceIndex src_device, std::size_t nbytes) = 0;
-  // Waits for all work queued on `device`.
-  virtual void synchronize(DeviceIndex device) = 0;
 
   // ---- kernels --------------------------------------------------------------
   // Every element of out = value (converted per ScalarArg).
@@ -133,15 +127,9 @@ public:
   virtual void gemm(DeviceIndex device, const GemmArgs &args) = 0;
 };
 
-// The backend of a device type. Throws pl::DeviceError ("this build has no
-// CUDA support") for a type that is not built in; never returns a null one.
+// The backend of a device type (core/registry.cpp). Throws pl::DeviceError
+// ("this build has no CUDA support") for a type that is not built in; never
+// returns a null one.
 Backend &backend_for(DeviceType type);
-
-#if defined(PL_HAVE_CUDA)
-// Defined by runtime/src/cuda. A process-lifetime singleton (never
-// destroyed); constructing it must not fail or need a GPU: device_count()
-// reports 0 when there is none.
-Backend &cuda_backend();
-#endif
 
 } // namespace pl::backend

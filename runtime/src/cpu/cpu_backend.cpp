@@ -1,21 +1,26 @@
-// The cpu backend: host memory through the caching allocator, host kernels.
+// The cpu: one device without an index; its backend is host memory through
+// the caching allocator and the host kernels (runtime/src/host).
 #include <cstring>
 
 #include "core/builtin_backends.h"
-#include "cpu/caching_allocator.h"
-#include "cpu/host_kernel_backend.h"
+#include "host/caching_allocator.h"
+#include "host/host_kernel_backend.h"
 
 namespace pl::backend {
 namespace {
 
 constexpr std::size_t kMaxCachedBytes = std::size_t{1} << 30;
 
-class CpuBackend final : public HostKernelBackend {
+class CpuDevices final : public DeviceEnumerator {
 public:
-  DeviceType device_type() const noexcept override { return DeviceType::CPU; }
   int device_count() const noexcept override { return 1; }
   DeviceIndex current_device() const override { return -1; }
+  std::string_view missing_device_rule() const noexcept override { return {}; }
+  std::string missing_device_reason(int) const override { return "there is one cpu device"; }
+};
 
+class CpuBackend final : public HostKernelBackend {
+public:
   void *allocate(DeviceIndex, std::size_t nbytes) override { return allocator_.allocate(nbytes); }
   void deallocate(DeviceIndex, void *ptr, std::size_t nbytes) noexcept override {
     allocator_.deallocate(ptr, nbytes);
@@ -32,10 +37,15 @@ public:
   }
 
 private:
-  cpu::CachingHostAllocator allocator_{"cpu", kMaxCachedBytes};
+  host::CachingHostAllocator allocator_{"cpu", kMaxCachedBytes};
 };
 
 } // namespace
+
+const DeviceEnumerator &cpu_devices() {
+  static const CpuDevices instance;
+  return instance;
+}
 
 Backend &cpu_backend() {
   // Never destroyed: storages may be freed during static destruction.

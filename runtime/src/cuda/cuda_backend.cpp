@@ -8,7 +8,7 @@
 #include "kernels.h"
 #include "pinned_staging.h"
 
-#include "core/backend.h"
+#include "core/builtin_backends.h"
 
 #include <cstring>
 #include <cublas_v2.h>
@@ -87,16 +87,6 @@ template <class T> void run_gemm(cublasHandle_t handle, const GemmArgs &g) {
 
 class CudaBackend final : public backend::Backend {
 public:
-  DeviceType device_type() const noexcept override { return DeviceType::CUDA; }
-
-  int device_count() const noexcept override { return usable_device_count(); }
-
-  DeviceIndex current_device() const override {
-    int device = 0;
-    PL_CUDA_CHECK(cudaGetDevice(&device));
-    return static_cast<DeviceIndex>(device);
-  }
-
   void *allocate(DeviceIndex device, std::size_t nbytes) override {
     return caching_allocator().allocate(device, nbytes);
   }
@@ -132,11 +122,6 @@ public:
     // Ordered after all work queued on both devices and before later work on
     // either, so the source may be freed and the destination read at once.
     PL_CUDA_CHECK(cudaMemcpyPeer(dst, dst_device, src, src_device, nbytes));
-  }
-
-  void synchronize(DeviceIndex device) override {
-    DeviceGuard guard(device);
-    PL_CUDA_CHECK(cudaDeviceSynchronize());
   }
 
   void fill(DeviceIndex device, const TensorArg &out, ScalarArg value) override {

@@ -1,4 +1,6 @@
-// Which GPUs exist, and making one of them current for a scope.
+// Which GPUs exist, and making one of them current for a scope. The CUDA
+// device enumerator (cuda_devices(), core/builtin_backends.h) is defined in
+// device_context.cpp on top of these.
 #pragma once
 
 namespace pl::cuda::detail {

@@ -9,8 +9,8 @@
 #include <pl/sim.h>
 
 #include "core/builtin_backends.h"
-#include "cpu/caching_allocator.h"
-#include "cpu/host_kernel_backend.h"
+#include "host/caching_allocator.h"
+#include "host/host_kernel_backend.h"
 
 namespace pl {
 namespace backend {
@@ -27,17 +27,25 @@ struct AtomicStats {
   std::atomic<std::uint64_t> device_to_device_copies{0};
 };
 
+class SimDevices final : public DeviceEnumerator {
+public:
+  int device_count() const noexcept override { return sim::kDeviceCount; }
+  // A request for "sim" means sim:0: sim has no current device to change.
+  DeviceIndex current_device() const override { return 0; }
+  std::string_view missing_device_rule() const noexcept override { return {}; }
+  std::string missing_device_reason(int count) const override {
+    return "there are only " + std::to_string(count) + " sim devices (sim:0 to sim:" +
+           std::to_string(count - 1) + ")";
+  }
+};
+
 class SimBackend final : public HostKernelBackend {
 public:
   SimBackend() {
     for (int i = 0; i < sim::kDeviceCount; ++i)
-      allocators_[i] = std::make_unique<cpu::CachingHostAllocator>("sim:" + std::to_string(i),
+      allocators_[i] = std::make_unique<host::CachingHostAllocator>("sim:" + std::to_string(i),
                                                                    kMaxCachedBytesPerDevice);
   }
-
-  DeviceType device_type() const noexcept override { return DeviceType::Sim; }
-  int device_count() const noexcept override { return sim::kDeviceCount; }
-  DeviceIndex current_device() const override { return 0; }
 
   void *allocate(DeviceIndex device, std::size_t nbytes) override {
     return allocator(device).allocate(nbytes);
@@ -85,12 +93,12 @@ public:
   }
 
 private:
-  cpu::CachingHostAllocator &allocator(DeviceIndex device) {
+  host::CachingHostAllocator &allocator(DeviceIndex device) {
     PL_ASSERT(device >= 0 && device < sim::kDeviceCount);
     return *allocators_[static_cast<std::size_t>(device)];
   }
 
-  std::array<std::unique_ptr<cpu::CachingHostAllocator>, sim::kDeviceCount> allocators_;
+  std::array<std::unique_ptr<host::CachingHostAllocator>, sim::kDeviceCount> allocators_;
   AtomicStats stats_;
 };
 
@@ -101,6 +109,11 @@ SimBackend &sim_instance() {
 }
 
 } // namespace
+
+const DeviceEnumerator &sim_devices() {
+  static const SimDevices instance;
+  return instance;
+}
 
 Backend &sim_backend() { return sim_instance(); }
 

@@ -6,7 +6,7 @@
 #include <cstdint>
 #include <functional>
 
-namespace pl::cpu {
+namespace pl::host {
 
 // Elementwise work below this many elements stays on the calling thread.
 inline constexpr std::int64_t kParallelGrain = 32768;
@@ -32,4 +32,4 @@ void parallel_for(std::int64_t begin, std::int64_t end, std::int64_t grain, Fn &
 // Threads that parallel_for uses, the caller included.
 int parallel_threads();
 
-} // namespace pl::cpu
+} // namespace pl::host

@@ -1,14 +1,14 @@
 // The host kernels: the kernel table of backend.h implemented with strided
 // loops over the shared functors (core/functors.h), split over threads above
-// kParallelGrain elements. The cpu backend and the sim backend both run them
-// (sim memory is host memory).
+// kParallelGrain elements. Shared by every backend whose memory is host
+// memory: the cpu's and sim's (through host_kernel_backend.h).
 #pragma once
 
 #include <cstdint>
 
 #include "core/backend.h"
 
-namespace pl::cpu {
+namespace pl::host {
 
 void fill(const backend::TensorArg &out, backend::ScalarArg value);
 void copy(const backend::TensorArg &out, const backend::TensorArg &in);
@@ -21,4 +21,4 @@ void reduce(backend::ReduceOp op, const backend::TensorArg &out, const backend::
             std::uint32_t reduced_dims);
 void gemm(const backend::GemmArgs &args);
 
-} // namespace pl::cpu
+} // namespace pl::host

@@ -1,4 +1,4 @@
-#include "cpu/kernels.h"
+#include "host/kernels.h"
 
 #include <algorithm>
 #include <array>
@@ -9,9 +9,9 @@
 
 #include "core/dispatch.h"
 #include "core/functors.h"
-#include "cpu/thread_pool.h"
+#include "host/thread_pool.h"
 
-namespace pl::cpu {
+namespace pl::host {
 namespace {
 
 using backend::TensorArg;
@@ -253,6 +253,35 @@ void reduce_typed(backend::ReduceOp op, const TensorArg &out, const TensorArg &i
   });
 }
 
+// The BLAS routine per element type.
+template <class T> struct Cblas;
+template <> struct Cblas<float> {
+  static constexpr auto gemm = cblas_sgemm;
+};
+template <> struct Cblas<double> {
+  static constexpr auto gemm = cblas_dgemm;
+};
+
+// One row-major BLAS gemm per batch entry; an empty inner dimension gives zeros.
+template <class T> void gemm_batches(const backend::GemmArgs &args) {
+  const auto elements = static_cast<std::size_t>(args.m * args.n);
+  const auto transpose_a = args.trans_a ? CblasTrans : CblasNoTrans;
+  const auto transpose_b = args.trans_b ? CblasTrans : CblasNoTrans;
+  for (std::int64_t batch = 0; batch < args.batch; ++batch) {
+    T *c = static_cast<T *>(args.c) + batch * args.batch_stride_c;
+    if (args.k == 0) {
+      std::fill(c, c + elements, T(0));
+      continue;
+    }
+    Cblas<T>::gemm(CblasRowMajor, transpose_a, transpose_b, static_cast<int>(args.m),
+                   static_cast<int>(args.n), static_cast<int>(args.k), T(1),
+                   static_cast<const T *>(args.a) + batch * args.batch_stride_a,
+                   static_cast<int>(args.lda),
+                   static_cast<const T *>(args.b) + batch * args.batch_stride_b,
+                   static_cast<int>(args.ldb), T(0), c, static_cast<int>(args.ldc));
+  }
+}
+
 } // namespace
 
 void fill(const TensorArg &out, backend::ScalarArg value) {
@@ -336,37 +365,12 @@ void reduce(backend::ReduceOp op, const TensorArg &out, const TensorArg &in,
 }
 
 void gemm(const backend::GemmArgs &args) {
-  const auto elements = static_cast<std::size_t>(args.m * args.n);
-  for (std::int64_t batch = 0; batch < args.batch; ++batch) {
-    const auto transpose_a = args.trans_a ? CblasTrans : CblasNoTrans;
-    const auto transpose_b = args.trans_b ? CblasTrans : CblasNoTrans;
-    if (args.dtype == ScalarType::Float) {
-      float *c = static_cast<float *>(args.c) + batch * args.batch_stride_c;
-      if (args.k == 0) {
-        std::fill(c, c + elements, 0.0f);
-        continue;
-      }
-      cblas_sgemm(CblasRowMajor, transpose_a, transpose_b, static_cast<int>(args.m),
-                  static_cast<int>(args.n), static_cast<int>(args.k), 1.0f,
-                  static_cast<const float *>(args.a) + batch * args.batch_stride_a,
-                  static_cast<int>(args.lda),
-                  static_cast<const float *>(args.b) + batch * args.batch_stride_b,
-                  static_cast<int>(args.ldb), 0.0f, c, static_cast<int>(args.ldc));
-    } else {
-      PL_ASSERT(args.dtype == ScalarType::Double);
-      double *c = static_cast<double *>(args.c) + batch * args.batch_stride_c;
-      if (args.k == 0) {
-        std::fill(c, c + elements, 0.0);
-        continue;
-      }
-      cblas_dgemm(CblasRowMajor, transpose_a, transpose_b, static_cast<int>(args.m),
-                  static_cast<int>(args.n), static_cast<int>(args.k), 1.0,
-                  static_cast<const double *>(args.a) + batch * args.batch_stride_a,
-                  static_cast<int>(args.lda),
-                  static_cast<const double *>(args.b) + batch * args.batch_stride_b,
-                  static_cast<int>(args.ldb), 0.0, c, static_cast<int>(args.ldc));
-    }
+  if (args.dtype == ScalarType::Float) {
+    gemm_batches<float>(args);
+  } else {
+    PL_ASSERT(args.dtype == ScalarType::Double);
+    gemm_batches<double>(args);
   }
 }
 
-} // namespace pl::cpu
+} // namespace pl::host

@@ -4,31 +4,32 @@
 #pragma once
 
 #include "core/backend.h"
-#include "cpu/kernels.h"
+#include "host/kernels.h"
 
 namespace pl::backend {
 
 class HostKernelBackend : public Backend {
 public:
-  void fill(DeviceIndex, const TensorArg &out, ScalarArg value) override { cpu::fill(out, value); }
-  void copy(DeviceIndex, const TensorArg &out, const TensorArg &in) override { cpu::copy(out, in); }
+  void fill(DeviceIndex, const TensorArg &out, ScalarArg value) override { host::fill(out, value); }
+  void copy(DeviceIndex, const TensorArg &out, const TensorArg &in) override {
+    host::copy(out, in);
+  }
   void unary(DeviceIndex, UnaryOp op, const TensorArg &out, const TensorArg &in) override {
-    cpu::unary(op, out, in);
+    host::unary(op, out, in);
   }
   void binary(DeviceIndex, BinaryOp op, const TensorArg &out, const TensorArg &a,
               const TensorArg &b) override {
-    cpu::binary(op, out, a, b);
+    host::binary(op, out, a, b);
   }
   void binary_scalar(DeviceIndex, BinaryOp op, const TensorArg &out, const TensorArg &a,
                      ScalarArg s, bool scalar_is_lhs) override {
-    cpu::binary_scalar(op, out, a, s, scalar_is_lhs);
+    host::binary_scalar(op, out, a, s, scalar_is_lhs);
   }
   void reduce(DeviceIndex, ReduceOp op, const TensorArg &out, const TensorArg &in,
               std::uint32_t reduced_dims) override {
-    cpu::reduce(op, out, in, reduced_dims);
+    host::reduce(op, out, in, reduced_dims);
   }
-  void gemm(DeviceIndex, const GemmArgs &args) override { cpu::gemm(args); }
-  void synchronize(DeviceIndex) override {}
+  void gemm(DeviceIndex, const GemmArgs &args) override { host::gemm(args); }
 };
 
 } // namespace pl::backend

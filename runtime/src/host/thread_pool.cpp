@@ -1,4 +1,4 @@
-#include "cpu/thread_pool.h"
+#include "host/thread_pool.h"
 
 #include <algorithm>
 #include <atomic>
@@ -12,7 +12,7 @@
 #include <pl/error.h>
 #include <pl/parallel.h>
 
-namespace pl::cpu {
+namespace pl::host {
 namespace {
 
 class ThreadPool {
@@ -133,16 +133,16 @@ void parallel_for_chunks(std::int64_t begin, std::int64_t end, std::int64_t grai
     fn(begin, end);
 }
 
-} // namespace pl::cpu
+} // namespace pl::host
 
 namespace pl {
 
 void set_num_threads(int n) {
   PL_CHECK(n >= 1, Error, "set_num_threads: expected a positive number of threads, but got ", n);
-  cpu::thread_limit.store(n, std::memory_order_relaxed);
+  host::thread_limit.store(n, std::memory_order_relaxed);
   openblas_set_num_threads(n);
 }
 
-int get_num_threads() { return cpu::parallel_threads(); }
+int get_num_threads() { return host::parallel_threads(); }
 
 } // namespace pl

@@ -1,4 +1,4 @@
-#include "cpu/caching_allocator.h"
+#include "host/caching_allocator.h"
 
 #include <cstdio>
 #include <cstdlib>
@@ -6,7 +6,7 @@
 
 #include <pl/error.h>
 
-namespace pl::cpu {
+namespace pl::host {
 namespace {
 
 std::string human_bytes(std::size_t nbytes) {
@@ -104,4 +104,4 @@ CachingHostAllocator::Stats CachingHostAllocator::stats() const {
   return stats_;
 }
 
-} // namespace pl::cpu
+} // namespace pl::host

@@ -1,8 +1,9 @@
 // A caching allocator for host memory, used by the cpu backend and by each
-// sim device. Freed blocks go to a free list keyed by their rounded size and
-// are handed out again for the same rounded size, so a training loop that
-// allocates the same shapes every step stops paying for fresh pages. The
-// cache is bounded; beyond the bound freed blocks go back to the system.
+// sim device (one allocator per device). Freed blocks go to a free list
+// keyed by their rounded size and are handed out again for the same rounded
+// size, so a training loop that allocates the same shapes every step stops
+// paying for fresh pages. The cache is bounded; beyond the bound freed blocks
+// go back to the system.
 #pragma once
 
 #include <cstddef>
@@ -12,7 +13,7 @@
 #include <unordered_map>
 #include <vector>
 
-namespace pl::cpu {
+namespace pl::host {
 
 class CachingHostAllocator {
 public:
@@ -51,4 +52,4 @@ private:
   Stats stats_;
 };
 
-} // namespace pl::cpu
+} // namespace pl::host
