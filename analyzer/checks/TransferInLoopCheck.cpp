@@ -7,14 +7,18 @@ namespace clang::tidy::placement {
 using namespace placelint::analysis;
 
 static constexpr bool DefaultSyncInLoop = true;
+static constexpr bool DefaultSyncOnDeviceVariable = true;
 
 TransferInLoopCheck::TransferInLoopCheck(StringRef Name, ClangTidyContext *Context)
     : PlacementCheck(Name, Context),
-      SyncInLoop(Options.getLocalOrGlobal("SyncInLoop", DefaultSyncInLoop)) {}
+      SyncInLoop(Options.getLocalOrGlobal("SyncInLoop", DefaultSyncInLoop)),
+      SyncOnDeviceVariable(
+          Options.getLocalOrGlobal("SyncOnDeviceVariable", DefaultSyncOnDeviceVariable)) {}
 
 void TransferInLoopCheck::storeOptions(ClangTidyOptions::OptionMap &Opts) {
   PlacementCheck::storeOptions(Opts);
   Options.store(Opts, "SyncInLoop", SyncInLoop);
+  Options.store(Opts, "SyncOnDeviceVariable", SyncOnDeviceVariable);
 }
 
 void TransferInLoopCheck::report(const RecordedFindings &Findings) {
@@ -41,10 +45,13 @@ void TransferInLoopCheck::report(const RecordedFindings &Findings) {
       Check.diag(F.Loop->getBeginLoc(), "in this loop", DiagnosticIDs::Note);
     }
     void onSyncInLoop(const SyncFinding &F) override {
-      if (!Check.SyncInLoop)
+      if (!Check.SyncInLoop || (F.FromDeviceVariable && !Check.SyncOnDeviceVariable))
         return;
       Check.diag(F.Call->getExprLoc(),
-                 "'%0' is copied from %1 to the host on every iteration of the loop")
+                 F.FromDeviceVariable
+                     ? "'%0' may be on a CUDA device (%1) and is copied to the host on every "
+                       "iteration of the loop"
+                     : "'%0' is copied from %1 to the host on every iteration of the loop")
           << Check.text(F.Receiver) << devices(F.Source);
       Check.diag(F.Loop->getBeginLoc(), "in this loop", DiagnosticIDs::Note);
     }

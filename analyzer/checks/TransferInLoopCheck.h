@@ -16,6 +16,8 @@ private:
   void report(const placelint::analysis::RecordedFindings &Findings) override;
 
   const bool SyncInLoop;
+  // Also syncs from a tensor on a Device variable's device (may be CUDA).
+  const bool SyncOnDeviceVariable;
 };
 
 } // namespace clang::tidy::placement

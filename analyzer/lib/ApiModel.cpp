@@ -39,6 +39,7 @@ const ProfileTable &profileTable(ApiProfile Profile) {
       {"pl::DeviceType"},
       {"pl::TensorOptions"},
       {"pl::nn::Module", "pl::nn::ModuleHolder"},
+      {},
       {"pl"}};
   // torch::Tensor is at::Tensor (derived from at::TensorBase); torch::Device,
   // torch::kCUDA and torch::TensorOptions are c10's.
@@ -48,7 +49,8 @@ const ProfileTable &profileTable(ApiProfile Profile) {
       {"c10::Device"},
       {"c10::DeviceType"},
       {"c10::TensorOptions"},
-      {"torch::nn::Module", "torch::nn::ModuleHolder"},
+      {"torch::nn::Module", "torch::nn::ModuleHolder", "torch::jit::Module"},
+      {"c10::IValue"},
       {"torch", "at", "c10"}};
   return Profile == ApiProfile::Libtorch ? Libtorch : Pl;
 }
@@ -109,13 +111,17 @@ ValueKind ApiModel::classifyRecord(const CXXRecordDecl &Record) const {
   const CXXRecordDecl *Definition = Record.getDefinition();
   if (!Definition)
     return ValueKind::Other;
-  // std::shared_ptr<Net> where Net is a module.
-  if (const auto *Spec = dyn_cast<ClassTemplateSpecializationDecl>(Definition)) {
-    if (Spec->getQualifiedNameAsString() == "std::shared_ptr" &&
-        Spec->getTemplateArgs().size() >= 1 &&
-        Spec->getTemplateArgs()[0].getKind() == TemplateArgument::Type &&
-        classify(Spec->getTemplateArgs()[0].getAsType()) == ValueKind::Module)
+  // std::shared_ptr<Net> where Net is a module; std::vector<Tensor>.
+  if (const auto *Spec = dyn_cast<ClassTemplateSpecializationDecl>(Definition);
+      Spec && Spec->getTemplateArgs().size() >= 1 &&
+      Spec->getTemplateArgs()[0].getKind() == TemplateArgument::Type) {
+    QualType Element = Spec->getTemplateArgs()[0].getAsType();
+    std::string Template = Spec->getQualifiedNameAsString();
+    if (Template == "std::shared_ptr" && classify(Element) == ValueKind::Module)
       return ValueKind::Module;
+    if (Template == "std::vector" && (classify(Element) == ValueKind::Tensor ||
+                                      holdsTensors(Element)))
+      return ValueKind::TensorList;
   }
   for (const CXXBaseSpecifier &Base : Definition->bases())
     if (const CXXRecordDecl *BaseRecord = Base.getType()->getAsCXXRecordDecl()) {
@@ -146,6 +152,17 @@ ValueKind ApiModel::classify(QualType Type) const {
   }
   TypeCache[Canonical] = Kind;
   return Kind;
+}
+
+bool ApiModel::holdsTensors(QualType Type) const {
+  const CXXRecordDecl *Record = Type.getCanonicalType()->getAsCXXRecordDecl();
+  if (!Record)
+    return false;
+  std::string Name = Record->getQualifiedNameAsString();
+  for (ApiProfile Profile : Profiles)
+    if (llvm::is_contained(profileTable(Profile).TensorHolderClasses, Name))
+      return true;
+  return false;
 }
 
 bool ApiModel::isApiNamespace(llvm::StringRef Name) const {
@@ -205,6 +222,24 @@ llvm::StringRef moduleName(const CXXRecordDecl &Record) {
 }
 
 } // namespace
+
+bool ApiModel::isOptimizer(QualType Type) const {
+  const CXXRecordDecl *Record = Type.getNonReferenceType()->getAsCXXRecordDecl();
+  if (!Record || !Record->getDefinition())
+    return false;
+  auto InOptim = [&](const CXXRecordDecl *R) {
+    std::string Name = R->getQualifiedNameAsString();
+    for (ApiProfile Profile : Profiles)
+      for (llvm::StringRef Namespace : profileTable(Profile).ApiNamespaces)
+        if (llvm::StringRef(Name).starts_with((Namespace + "::optim::").str()))
+          return true;
+    return false;
+  };
+  if (InOptim(Record))
+    return true;
+  return !Record->getDefinition()->forallBases(
+      [&](const CXXRecordDecl *Base) { return !InOptim(Base); });
+}
 
 bool ApiModel::isLossModule(QualType Type) const {
   const CXXRecordDecl *Record = libraryModule(Type);

@@ -4,6 +4,7 @@
 
 #include "clang/AST/ASTContext.h"
 #include "clang/AST/ExprCXX.h"
+#include "clang/AST/DeclTemplate.h"
 #include "clang/AST/RecursiveASTVisitor.h"
 
 namespace placelint::analysis {
@@ -18,6 +19,13 @@ public:
   bool TraverseWhileStmt(WhileStmt *S) { return traverseLoop(S, [&] { return Base::TraverseWhileStmt(S); }); }
   bool TraverseDoStmt(DoStmt *S) { return traverseLoop(S, [&] { return Base::TraverseDoStmt(S); }); }
   bool TraverseCXXForRangeStmt(CXXForRangeStmt *S) {
+    if (S->getLoopVariable() && S->getRangeInit()) {
+      Facts.RangeOfLoopVar[S->getLoopVariable()] = S->getRangeInit();
+      const CXXRecordDecl *Range =
+          S->getRangeInit()->getType().getNonReferenceType()->getAsCXXRecordDecl();
+      if (Range && llvm::StringRef(Range->getName()).contains("DataLoader"))
+        Facts.LoaderBatches.insert(S->getLoopVariable());
+    }
     return traverseLoop(S, [&] { return Base::TraverseCXXForRangeStmt(S); });
   }
 
@@ -51,6 +59,17 @@ public:
     return true;
   }
 
+  bool VisitBinaryOperator(BinaryOperator *Op) {
+    if (Op->isAssignmentOp())
+      noteAssignedMember(Op->getLHS());
+    return true;
+  }
+  bool VisitCXXOperatorCallExpr(CXXOperatorCallExpr *Op) {
+    if (Op->isAssignmentOp() && Op->getNumArgs() >= 1)
+      noteAssignedMember(Op->getArg(0));
+    return true;
+  }
+
   bool VisitUnaryOperator(UnaryOperator *Op) {
     if (Op->getOpcode() == UO_AddrOf)
       if (const auto *Ref = dyn_cast<DeclRefExpr>(Op->getSubExpr()->IgnoreParenImpCasts()))
@@ -59,9 +78,55 @@ public:
   }
 
   bool VisitCXXMemberCallExpr(CXXMemberCallExpr *Call) {
-    if (!Loops.empty() && isTensorMethod(*Call))
+    if (!Loops.empty() && isTensorMethod(*Call)) {
       Facts.LoopOfCall[Call] = Loops.back();
+      if (PeriodicInLoop.back())
+        Facts.Periodic.insert(Call);
+    }
+    const Expr *Object = Call->getImplicitObjectArgument();
+    const CXXMethodDecl *Method = Call->getMethodDecl();
+    if (Object && Method && Method->getIdentifier() && Method->getName() == "step" &&
+        Facts.Model.isOptimizer(Object->getType()->isPointerType()
+                                    ? Object->getType()->getPointeeType()
+                                    : Object->getType()))
+      Facts.OptimizerLoops.insert(Loops.begin(), Loops.end());
     return true;
+  }
+
+  // What an optimizer is built from, it changes on every step().
+  bool VisitCXXConstructExpr(CXXConstructExpr *Construct) {
+    if (Facts.Model.isOptimizer(Construct->getType()))
+      for (const Expr *Arg : Construct->arguments())
+        noteHeldByOptimizer(Arg);
+    return true;
+  }
+  bool VisitCallExpr(CallExpr *Call) {
+    const FunctionDecl *Callee = Call->getDirectCallee();
+    QualType Made = Call->getType();
+    if ((isStdFunction(Callee, "make_unique") || isStdFunction(Callee, "make_shared")) &&
+        Made->getAsCXXRecordDecl() &&
+        isa<ClassTemplateSpecializationDecl>(Made->getAsCXXRecordDecl())) {
+      const auto *Smart = cast<ClassTemplateSpecializationDecl>(Made->getAsCXXRecordDecl());
+      if (Smart->getTemplateArgs().size() >= 1 &&
+          Smart->getTemplateArgs()[0].getKind() == TemplateArgument::Type &&
+          Facts.Model.isOptimizer(Smart->getTemplateArgs()[0].getAsType()))
+        for (const Expr *Arg : Call->arguments())
+          noteHeldByOptimizer(Arg);
+    }
+    return true;
+  }
+
+  // `if (step % 100 == 0) { ... }`: what it guards runs every 100 iterations.
+  bool TraverseIfStmt(IfStmt *If) {
+    if (Loops.empty() || !takesRemainder(If->getCond()))
+      return Base::TraverseIfStmt(If);
+    if (!TraverseStmt(If->getInit()) || !TraverseStmt(If->getCond()))
+      return false;
+    bool Saved = PeriodicInLoop.back();
+    PeriodicInLoop.back() = true;
+    bool Continue = TraverseStmt(If->getThen()) && TraverseStmt(If->getElse());
+    PeriodicInLoop.back() = Saved;
+    return Continue && VisitIfStmt(If);
   }
 
   // Statements whose value is discarded: the children of a block and the
@@ -90,9 +155,41 @@ private:
     if (!Loops.empty())
       Facts.ParentLoop[Loop] = Loops.back();
     Loops.push_back(Loop);
+    PeriodicInLoop.push_back(false);
     bool Continue = Body();
+    PeriodicInLoop.pop_back();
     Loops.pop_back();
     return Continue;
+  }
+
+  void noteAssignedMember(const Expr *Target) {
+    const auto *Member = dyn_cast<MemberExpr>(Target->IgnoreParenImpCasts());
+    const auto *Base =
+        Member ? dyn_cast<DeclRefExpr>(Member->getBase()->IgnoreParenImpCasts()) : nullptr;
+    if (const auto *Var = Base ? dyn_cast<VarDecl>(Base->getDecl()) : nullptr)
+      Facts.AssignedMembers.insert({Var, Member->getMemberDecl()});
+  }
+
+  static bool takesRemainder(const Stmt *S) {
+    if (!S)
+      return false;
+    if (const auto *Op = dyn_cast<BinaryOperator>(S); Op && Op->getOpcode() == BO_Rem)
+      return true;
+    if (const auto *Op = dyn_cast<CXXOperatorCallExpr>(S); Op && Op->getOperator() == OO_Percent)
+      return true;
+    for (const Stmt *Child : S->children())
+      if (takesRemainder(Child))
+        return true;
+    return false;
+  }
+
+  void noteHeldByOptimizer(const Stmt *S) {
+    if (!S)
+      return;
+    if (const ValueDecl *Var = trackedDecl(dyn_cast<Expr>(S)))
+      Facts.HeldByOptimizer.insert(Var);
+    for (const Stmt *Child : S->children())
+      noteHeldByOptimizer(Child);
   }
 
   bool isTensorMethod(const CXXMemberCallExpr &Call) const {
@@ -115,6 +212,8 @@ private:
 
   BodyFacts &Facts;
   llvm::SmallVector<const Stmt *, 4> Loops;
+  // Per loop: whether the walk is inside a periodic `if` of that loop.
+  llvm::SmallVector<bool, 4> PeriodicInLoop;
 };
 
 BodyFacts::BodyFacts(const Stmt &Body, const ApiModel &Model) : Model(Model) {
@@ -142,7 +241,7 @@ namespace {
 // API (the API never changes a Device or a tensor handle it is given).
 class ChangeFinder : public RecursiveASTVisitor<ChangeFinder> {
 public:
-  ChangeFinder(const VarDecl &Var, const ApiModel &Model) : Var(Var), Model(Model) {}
+  ChangeFinder(const ValueDecl &Var, const ApiModel &Model) : Var(Var), Model(Model) {}
 
   bool VisitBinaryOperator(BinaryOperator *Op) {
     if (Op->isAssignmentOp() && refersToVar(Op->getLHS()))
@@ -161,9 +260,15 @@ public:
   }
   bool VisitCXXMemberCallExpr(CXXMemberCallExpr *Call) {
     const CXXMethodDecl *Method = Call->getMethodDecl();
-    if (Method && refersToVar(Call->getImplicitObjectArgument()) &&
-        ((Method->getIdentifier() && Method->getName().ends_with("_")) ||
-         (!Method->isConst() && !isApiClass(Method->getParent()))))
+    const Expr *Object = Call->getImplicitObjectArgument();
+    bool ChangesObject =
+        Method && ((Method->getIdentifier() && Method->getName().ends_with("_")) ||
+                   (!Method->isConst() && !isApiClass(Method->getParent())));
+    if (ChangesObject && refersToVar(Object))
+      Found = true;
+    // A non-const method of `this` may change any of its fields.
+    if (Method && !Method->isConst() && isa<FieldDecl>(Var) && Object &&
+        isa<CXXThisExpr>(Object->IgnoreParenImpCasts()) && !isApiClass(Method->getParent()))
       Found = true;
     return !Found;
   }
@@ -193,10 +298,7 @@ public:
   bool Found = false;
 
 private:
-  bool refersToVar(const Expr *E) const {
-    const auto *Ref = dyn_cast_or_null<DeclRefExpr>(E ? E->IgnoreParenImpCasts() : nullptr);
-    return Ref && Ref->getDecl() == &Var;
-  }
+  bool refersToVar(const Expr *E) const { return E && trackedDecl(E) == &Var; }
   bool isApiClass(const CXXRecordDecl *Record) const {
     return Record && Model.classify(QualType(Record->getTypeForDecl(), 0)) != ValueKind::Other;
   }
@@ -215,14 +317,14 @@ private:
     }
   }
 
-  const VarDecl &Var;
+  const ValueDecl &Var;
   const ApiModel &Model;
 };
 
 } // namespace
 
-bool BodyFacts::isChangedIn(const VarDecl &Var, const Stmt &Loop) {
-  if (Escaped.contains(&Var))
+bool BodyFacts::isChangedIn(const ValueDecl &Var, const Stmt &Loop) {
+  if (Escaped.contains(&Var) || (HeldByOptimizer.contains(&Var) && OptimizerLoops.contains(&Loop)))
     return true;
   auto [It, Inserted] = Changed.try_emplace({&Var, &Loop}, false);
   if (Inserted) {
@@ -247,10 +349,13 @@ public:
     return Invariant;
   }
   bool VisitMemberExpr(MemberExpr *Member) {
-    // Fields may be changed by any call in the loop.
-    if (isa<FieldDecl>(Member->getMemberDecl()) &&
-        !Model.isTensor(Member->getBase()->getType()))
-      Invariant = false;
+    if (const ValueDecl *Field = trackedDecl(Member)) {
+      if (Facts.isChangedIn(*Field, Loop))
+        Invariant = false;
+    } else if (isa<FieldDecl>(Member->getMemberDecl()) &&
+               !Model.isTensor(Member->getBase()->getType())) {
+      Invariant = false; // a field of another object: any call may change it
+    }
     return Invariant;
   }
   bool VisitCallExpr(CallExpr *Call) {

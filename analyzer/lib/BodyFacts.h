@@ -38,10 +38,15 @@ public:
   const clang::Stmt *loopAround(const clang::Expr &Call) const;
   // Whether Var is declared inside Loop (the range-for variable included).
   bool isDeclaredIn(const clang::VarDecl &Var, const clang::Stmt &Loop) const;
-  // Whether Var may change during Loop: assigned, moved from, passed by
-  // non-const reference outside the tensor API, changed in place
-  // (`t.add_(...)`, `t += ...`), or escaped.
-  bool isChangedIn(const clang::VarDecl &Var, const clang::Stmt &Loop);
+  // Whether Var (a variable, or a field of `this`) may change during Loop:
+  // assigned, moved from, passed by non-const reference outside the tensor
+  // API, changed in place (`t.add_(...)`, `t += ...`), escaped, held by an
+  // optimizer that steps in the loop, or, for a field, any non-const method
+  // of `this` called in the loop.
+  bool isChangedIn(const clang::ValueDecl &Var, const clang::Stmt &Loop);
+  // Whether Call runs only on some iterations of its loop: under an `if`
+  // whose condition takes a remainder (`if (step % 100 == 0)`).
+  bool isPeriodic(const clang::Expr &Call) const { return Periodic.contains(&Call); }
   // Whether Expr, evaluated inside Loop, gives the same value on every
   // iteration: it reads only variables that do not change in Loop and calls
   // nothing but constructors and the tensor API.
@@ -51,6 +56,17 @@ public:
     return DiscardedTransfers;
   }
   llvm::ArrayRef<const clang::LambdaExpr *> lambdas() const { return Lambdas; }
+  // Whether Var is the batch of a range-for over a data loader, whose
+  // tensors the loader made on the host.
+  bool isLoaderBatch(const clang::VarDecl &Var) const { return LoaderBatches.contains(&Var); }
+  // Whether `Var.Member = ...` appears in the body.
+  bool isMemberAssigned(const clang::VarDecl &Var, const clang::ValueDecl &Member) const {
+    return AssignedMembers.contains({&Var, &Member});
+  }
+  // The range a range-for's loop variable walks, or null.
+  const clang::Expr *rangeOf(const clang::VarDecl &LoopVar) const {
+    return RangeOfLoopVar.lookup(&LoopVar);
+  }
 
 private:
   class Collector;
@@ -63,7 +79,14 @@ private:
   llvm::DenseSet<const clang::ValueDecl *> Escaped;
   llvm::SmallVector<const clang::CXXMemberCallExpr *, 4> DiscardedTransfers;
   llvm::SmallVector<const clang::LambdaExpr *, 2> Lambdas;
-  llvm::DenseMap<std::pair<const clang::VarDecl *, const clang::Stmt *>, bool> Changed;
+  llvm::DenseSet<const clang::Expr *> Periodic;
+  llvm::DenseMap<const clang::VarDecl *, const clang::Expr *> RangeOfLoopVar;
+  llvm::DenseSet<const clang::VarDecl *> LoaderBatches;
+  llvm::DenseSet<std::pair<const clang::VarDecl *, const clang::ValueDecl *>> AssignedMembers;
+  // Tensors given to an optimizer, and the loops that call its step().
+  llvm::DenseSet<const clang::ValueDecl *> HeldByOptimizer;
+  llvm::DenseSet<const clang::Stmt *> OptimizerLoops;
+  llvm::DenseMap<std::pair<const clang::ValueDecl *, const clang::Stmt *>, bool> Changed;
 };
 
 } // namespace placelint::analysis

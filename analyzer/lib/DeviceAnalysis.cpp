@@ -30,7 +30,9 @@ bool DeviceAnalysis::analyze(const FunctionDecl &Function, FindingsHandler &Hand
   if (!Body.mentionsApi())
     return false;
   FunctionFacts Facts(Function, Body);
-  if (!DeviceFlow(Context, Model, *Summaries, /*Arguments=*/{}, Facts).run())
+  if (!DeviceFlow(Context, Model, *Summaries, /*Arguments=*/{}, Facts,
+                  Summaries->moduleContextOf(Function))
+           .run())
     return false;
   for (Diagnoser Diagnose : allDiagnosers())
     Diagnose(Facts, Handler);

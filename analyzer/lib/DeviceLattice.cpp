@@ -12,7 +12,7 @@ bool operator<(const AbstractDevice &L, const AbstractDevice &R) {
     return L.Type < R.Type;
   if (L.Index != R.Index)
     return L.Index < R.Index;
-  return std::less<const clang::ValueDecl *>()(L.Symbol, R.Symbol);
+  return std::less<const clang::NamedDecl *>()(L.Symbol, R.Symbol);
 }
 
 Agreement compare(const AbstractDevice &L, const AbstractDevice &R) {
@@ -22,14 +22,20 @@ Agreement compare(const AbstractDevice &L, const AbstractDevice &R) {
     return Agreement::MayDiffer;
   if (L.type() != R.type())
     return Agreement::Differ;
-  // The cpu has one device; the current device of a type may be any index.
-  if (L.isCpu() || L.index() == AbstractDevice::kCurrentIndex ||
-      R.index() == AbstractDevice::kCurrentIndex)
+  // The cpu has one device; the current device of a type is its device 0
+  // unless the program changes it (`.cuda()` next to `cuda:1` is a bug in
+  // most programs; one that switches devices with a guard is rarer).
+  if (L.isCpu())
     return Agreement::Same;
-  return L.index() == R.index() ? Agreement::Same : Agreement::Differ;
+  auto IndexOf = [](const AbstractDevice &D) {
+    return D.index() == AbstractDevice::kCurrentIndex ? 0 : D.index();
+  };
+  return IndexOf(L) == IndexOf(R) ? Agreement::Same : Agreement::Differ;
 }
 
 std::string describe(const AbstractDevice &Device, SymbolNamer NameOf) {
+  if (Device.isModuleDevice())
+    return "the device of '" + NameOf(Device.symbol()) + "'";
   if (!Device.isConcrete())
     return "the device in '" + NameOf(Device.symbol()) + "'";
   std::string Type(deviceKindName(Device.type()));

@@ -4,7 +4,7 @@
 
 namespace placelint::analysis {
 
-std::string symbolName(const clang::ValueDecl *Var) {
+std::string symbolName(const clang::NamedDecl *Var) {
   return Var ? Var->getNameAsString() : std::string("?");
 }
 

@@ -48,6 +48,8 @@ void f() {
 }
 )cpp"),
               ElementsAre("mixed L9 'a'@cuda:0(moved L5) 'b'@cuda:1(moved L6) in operator+",
+                          // `cuda()` is the current device, cuda:0 unless changed
+                          "mixed L11 'b'@cuda:1(moved L6) 'c'@cuda(moved L7) in operator*",
                           "mixed L12 'a'@cuda:0(moved L5) 's'@sim:0(moved L8) in operator-"));
 }
 

@@ -146,11 +146,13 @@ void alreadyOnTheTarget(int steps) {
   }
 }
 
-// The source's device is unknown: it may already be on the target, and then
-// to() is no copy at all.
+// The source's device is unknown: to() is either no copy at all or the same
+// copy on every iteration, so it belongs before the loop either way.
 void unknownSourceDevice(const pl::Tensor &input, int steps) {
   for (int i = 0; i < steps; ++i)
     consume(input.to(pl::kCUDA));
+  // CHECK-MESSAGES: :[[@LINE-1]]:19: warning: 'input' is moved to cuda on every iteration but does not change in the loop [placement-transfer-in-loop]
+  // CHECK-MESSAGES: :[[@LINE-3]]:3: note: hoist the transfer before this loop
 }
 
 void transfersOutsideLoops(int steps) {

@@ -74,6 +74,18 @@ ValueFact DeviceFlow::evaluateApiCall(const CallExpr &Call, const FunctionDecl &
   };
   const DeviceSet OnCpu = DeviceSet::of(AbstractDevice::cpu());
   StringRef Name = Callee.getName();
+  if (Model.classify(Call.getType()) == ValueKind::Module) {
+    // torch::jit::load(path[, device]): a scripted module, on the device
+    // named (passed as an optional<Device>), the cpu by default.
+    DeviceSet Devices = OnCpu;
+    for (const Expr *Arg : Args) {
+      const Expr *Value = convertedValue(Arg);
+      ValueKind Kind = Model.classify(Value->getType());
+      if (Kind == ValueKind::Device || Kind == ValueKind::DeviceType)
+        Devices = deviceFromArguments(Value).Devices;
+    }
+    return Created(Devices, ZeroDim::No);
+  }
   switch (Kind) {
   case CallKind::Factory: {
     ZeroDim Dim = ZeroDim::No;
@@ -119,15 +131,15 @@ ValueFact DeviceFlow::evaluateApiCall(const CallExpr &Call, const FunctionDecl &
   // Any other API function (relu, softmax, nll_loss, index_select, ...)
   // needs its tensor arguments on one device, and returns a tensor there;
   // a loss is 0-dim.
+  bool IsLoss = Name.ends_with("_loss") || Name.ends_with("cross_entropy");
   llvm::SmallVector<Operand, 3> Operands;
   for (const Expr *Arg : Args)
     if (Model.isTensor(Arg->getType()))
-      Operands.push_back(operand(Arg));
+      Operands.push_back(operand(Arg, /*Promotable=*/!IsLoss));
   if (Operands.empty())
     return resultOf(Call, DeviceSet::unknown(), ZeroDim::Unknown);
   ValueFact Result = operation(Call, Name, std::move(Operands));
-  Result.Dim = Name.ends_with("_loss") || Name.ends_with("cross_entropy") ? ZeroDim::Yes
-                                                                          : ZeroDim::Unknown;
+  Result.Dim = IsLoss ? ZeroDim::Yes : ZeroDim::Unknown;
   return Result;
 }
 

@@ -34,6 +34,12 @@ ValueFact DeviceFlow::evaluateConstruct(const CXXConstructExpr &Construct) {
   }
   case ValueKind::Module:
     return newModule(Construct, Construct.getBeginLoc(), Args);
+  case ValueKind::TensorList:
+    if (std::optional<llvm::SmallVector<const Expr *, 4>> Elements = listElements(&Construct))
+      return newList(*Elements);
+    // vector<Tensor>(n, t): n copies of t; vector<Tensor>(): empty.
+    return Args.size() == 2 ? newList(Args[1]) : Args.empty() ? ValueFact()
+                                                              : ValueFact::unknown();
   case ValueKind::Tensor:
   case ValueKind::DeviceType:
   case ValueKind::Other:

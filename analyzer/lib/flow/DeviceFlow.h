@@ -10,7 +10,7 @@
 //   Transfers.cpp    to / cuda / cpu and item()
 //   Modules.cpp      Module::to and calling a module
 //   Calls.cpp        free functions: the API model's, std's, the unit's
-//   Lists.cpp        cat / stack over lists of tensors
+//   Lists.cpp        lists of tensors, and cat / stack over them
 //   Operations.cpp   operations combining tensors, and PyTorch's device rule
 // What it finds goes to FunctionFacts; rules/ turn that into findings.
 #pragma once
@@ -36,10 +36,13 @@ class DeviceFlow {
 public:
   // Arguments: the facts of the parameters (empty: unknown, the function
   // analysed on its own rather than for a summary).
+  // Module: for a method of a module class, what its fields and inputs
+  // start from (null: unknown).
   DeviceFlow(clang::ASTContext &Context, const ApiModel &Model, SummaryProvider &Summaries,
-             llvm::ArrayRef<ValueFact> Arguments, FunctionFacts &Facts)
+             llvm::ArrayRef<ValueFact> Arguments, FunctionFacts &Facts,
+             const ModuleContext *Module = nullptr)
       : Context(Context), Model(Model), Summaries(Summaries), Arguments(Arguments),
-        Facts(Facts), Function(Facts.function()) {}
+        Facts(Facts), Function(Facts.function()), Module(Module) {}
 
   // Runs to the fixed point. False when no CFG could be built.
   bool run();
@@ -62,6 +65,8 @@ private:
   ValueFact factOf(const clang::Expr *E);
   ValueFact evaluate(const clang::Expr *E);
   ValueFact evaluateDeviceTypeConstant(const clang::Expr *E);
+  // The loop variable of a data-loader range-for that `batch.data` reads.
+  const clang::VarDecl *loaderBatchOf(const clang::MemberExpr &Member) const;
   ValueFact deviceFromArguments(llvm::ArrayRef<const clang::Expr *> Args);
   // The fact of a new value that Call computed on Devices.
   ValueFact resultOf(const clang::Expr &Call, DeviceSet Devices, ZeroDim Dim) const;
@@ -100,6 +105,10 @@ private:
 
   // Lists.cpp
   ValueFact evaluateListOp(const clang::CallExpr &Call, llvm::StringRef Name);
+  ValueFact evaluateListMethod(const clang::CXXMemberCallExpr &Call, llvm::StringRef Name);
+  // The fact a list gets from Element (a tensor, or a value holding one).
+  ValueFact elementFact(const clang::Expr *Element);
+  ValueFact newList(llvm::ArrayRef<const clang::Expr *> Elements);
 
   // Operations.cpp
   Operand operand(const clang::Expr *E, bool Promotable = true) {
@@ -116,6 +125,7 @@ private:
   llvm::ArrayRef<ValueFact> Arguments;
   FunctionFacts &Facts;
   const clang::FunctionDecl &Function;
+  const ModuleContext *Module;
 
   std::unique_ptr<clang::CFG> Graph;
   std::vector<std::optional<FlowState>> BlockExit;

@@ -3,6 +3,7 @@
 // fields, string literals and DeviceType constants.
 #include "flow/DeviceFlow.h"
 
+#include "BodyFacts.h"
 #include "Syntax.h"
 #include "placelint/analysis/DeviceString.h"
 
@@ -66,6 +67,11 @@ ValueFact DeviceFlow::evaluate(const Expr *E) {
   if (const auto *Member = dyn_cast<MemberExpr>(E)) {
     if (const ValueDecl *Field = trackedDecl(Member))
       return read(*Field, *Member);
+    if (const VarDecl *Batch = loaderBatchOf(*Member); Batch && Model.isTensor(E->getType())) {
+      ValueFact Loaded = ValueFact::on(DeviceSet::of(AbstractDevice::cpu()), ZeroDim::No);
+      Loaded.From = {OriginKind::Created, Batch->getLocation()};
+      return Loaded;
+    }
     if (Model.classify(E->getType()) == ValueKind::DeviceType)
       return evaluateDeviceTypeConstant(E);
     return ValueFact::unknown();
@@ -84,6 +90,20 @@ ValueFact DeviceFlow::evaluate(const Expr *E) {
     if (std::optional<AbstractDevice> Device = parseDeviceString(Literal->getString()))
       return ValueFact::on(DeviceSet::of(*Device));
   return ValueFact::unknown();
+}
+
+const VarDecl *DeviceFlow::loaderBatchOf(const MemberExpr &Member) const {
+  const Expr *Base = Member.getBase()->IgnoreParenImpCasts();
+  // `batch[i].data` for a batch of examples.
+  if (const auto *Subscript = dyn_cast<CXXOperatorCallExpr>(Base);
+      Subscript && Subscript->getOperator() == OO_Subscript)
+    Base = Subscript->getArg(0)->IgnoreParenImpCasts();
+  const auto *Ref = dyn_cast<DeclRefExpr>(Base);
+  const auto *Var = Ref ? dyn_cast<VarDecl>(Ref->getDecl()) : nullptr;
+  return Var && Facts.body().isLoaderBatch(*Var) &&
+                 !Facts.body().isMemberAssigned(*Var, *Member.getMemberDecl())
+             ? Var
+             : nullptr;
 }
 
 ValueFact DeviceFlow::evaluateDeviceTypeConstant(const Expr *E) {

@@ -46,6 +46,13 @@ bool DeviceFlow::run() {
     Exit = std::move(Current);
     Worklist.enqueueSuccessors(Block);
   }
+  if (const std::optional<FlowState> &AtExit = BlockExit[Graph->getExit().getBlockID()]) {
+    llvm::DenseMap<const ValueDecl *, ValueFact> Fields;
+    for (const auto &[Decl, Fact] : *AtExit)
+      if (isa<FieldDecl>(Decl))
+        Fields[Decl] = Fact;
+    Facts.setFieldsAtExit(std::move(Fields));
+  }
   return true;
 }
 
@@ -61,6 +68,14 @@ ValueFact DeviceFlow::initialFact(const ValueDecl &Decl) const {
 
 FlowState DeviceFlow::initialState() const {
   FlowState Initial;
+  if (Module) {
+    for (const auto &[Field, Fact] : Module->Fields)
+      Initial[Field] = Fact;
+    if (Module->InputDevice)
+      for (const ParmVarDecl *Param : Function.parameters())
+        if (Model.isTensor(Param->getType()))
+          Initial[Param] = ValueFact::on(DeviceSet::of(*Module->InputDevice));
+  }
   if (Arguments.empty())
     return Initial;
   for (unsigned I = 0; I < Function.getNumParams(); ++I) {
@@ -112,11 +127,18 @@ void DeviceFlow::visitElement(const CFGElement &Element) {
     return;
   const Stmt *S = Statement->getStmt();
   if (const auto *Decls = dyn_cast<DeclStmt>(S)) {
-    for (const Decl *D : Decls->decls())
-      if (const auto *Var = dyn_cast<VarDecl>(D))
-        if (const Expr *Init = Var->getInit();
-            Init && Model.classify(Var->getType()) != ValueKind::Other)
-          assign(*Var, factOf(Init), Init, Var->getLocation());
+    for (const Decl *D : Decls->decls()) {
+      const auto *Var = dyn_cast<VarDecl>(D);
+      const Expr *Init = Var ? Var->getInit() : nullptr;
+      if (!Init || Model.classify(Var->getType()) == ValueKind::Other)
+        continue;
+      // `for (auto &t : list)`: each t is an element of the list.
+      const Expr *Range = Facts.body().rangeOf(*Var);
+      if (Range && Model.classify(Range->getType()) == ValueKind::TensorList)
+        assign(*Var, factOf(Range), Range, Var->getLocation());
+      else
+        assign(*Var, factOf(Init), Init, Var->getLocation());
+    }
     return;
   }
   if (const auto *Return = dyn_cast<ReturnStmt>(S)) {

@@ -82,6 +82,11 @@ public:
     return ExprFacts;
   }
   const ValueFact &returned() const { return Returned; }
+  // The fields of `this` the function set (assigned, moved, or forgotten),
+  // as they are when it returns.
+  const llvm::DenseMap<const clang::ValueDecl *, ValueFact> &fieldsAtExit() const {
+    return FieldsAtExit;
+  }
 
   // Written by the flow analysis; each visit replaces the record of the
   // previous one, so the last visit, at the fixed point, is what remains.
@@ -89,6 +94,9 @@ public:
   void record(Transfer T);
   llvm::DenseMap<const clang::Expr *, ValueFact> &mutableExpressions() { return ExprFacts; }
   void addReturned(const ValueFact &Fact) { Returned = Returned.join(Fact); }
+  void setFieldsAtExit(llvm::DenseMap<const clang::ValueDecl *, ValueFact> Fields) {
+    FieldsAtExit = std::move(Fields);
+  }
 
 private:
   const clang::FunctionDecl &Function;
@@ -99,6 +107,14 @@ private:
   std::vector<Transfer> Transfers;
   llvm::DenseMap<const clang::Expr *, unsigned> TransferIndex;
   ValueFact Returned;
+  llvm::DenseMap<const clang::ValueDecl *, ValueFact> FieldsAtExit;
+};
+
+// What a module's methods start from: its fields' facts, and the device of
+// `forward`'s tensor parameters.
+struct ModuleContext {
+  llvm::DenseMap<const clang::ValueDecl *, ValueFact> Fields;
+  std::optional<AbstractDevice> InputDevice;
 };
 
 } // namespace placelint::analysis

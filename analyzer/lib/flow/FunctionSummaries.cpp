@@ -3,7 +3,10 @@
 #include "BodyFacts.h"
 #include "flow/DeviceFlow.h"
 
+#include "Syntax.h"
+
 #include "clang/AST/ASTContext.h"
+#include "clang/AST/DeclCXX.h"
 #include "llvm/Support/raw_ostream.h"
 
 namespace placelint::analysis {
@@ -35,7 +38,121 @@ std::string summaryKey(const FunctionDecl &Callee, llvm::ArrayRef<ValueFact> Arg
   return Key;
 }
 
+bool isRegistration(const Stmt *S) {
+  const auto *Call = dyn_cast_or_null<CallExpr>(S);
+  const FunctionDecl *Callee = Call ? Call->getDirectCallee() : nullptr;
+  return Callee && Callee->getIdentifier() && Callee->getName().starts_with("register_");
+}
+
+// Whether S calls register_module / register_parameter / register_buffer.
+bool callsRegistration(const Stmt *S) {
+  if (!S)
+    return false;
+  if (isRegistration(S))
+    return true;
+  return llvm::any_of(S->children(), callsRegistration);
+}
+
+void collectFields(const Stmt *S, llvm::SmallPtrSetImpl<const ValueDecl *> &Fields) {
+  if (!S)
+    return;
+  if (const ValueDecl *Field = trackedDecl(dyn_cast<Expr>(S)); Field && isa<FieldDecl>(Field))
+    Fields.insert(Field);
+  for (const Stmt *Child : S->children())
+    collectFields(Child, Fields);
+}
+
+// The fields registered in S, which Module::to moves: given to a
+// registration (`register_buffer("m", m)`) or assigned its result
+// (`fc = register_module("fc", Linear(4, 2))`).
+void collectRegistered(const Stmt *S, llvm::SmallPtrSetImpl<const ValueDecl *> &Registered) {
+  if (!S)
+    return;
+  if (isRegistration(S))
+    collectFields(S, Registered);
+  const Expr *Lhs = nullptr, *Rhs = nullptr;
+  if (const auto *Assign = dyn_cast<BinaryOperator>(S); Assign && Assign->isAssignmentOp())
+    Lhs = Assign->getLHS(), Rhs = Assign->getRHS();
+  if (const auto *Assign = dyn_cast<CXXOperatorCallExpr>(S);
+      Assign && Assign->getOperator() == OO_Equal && Assign->getNumArgs() == 2)
+    Lhs = Assign->getArg(0), Rhs = Assign->getArg(1);
+  if (Lhs && callsRegistration(Rhs))
+    if (const ValueDecl *Field = trackedDecl(Lhs); Field && isa<FieldDecl>(Field))
+      Registered.insert(Field);
+  for (const Stmt *Child : S->children())
+    collectRegistered(Child, Registered);
+}
+
+bool isModuleClass(const CXXRecordDecl &Class, const ApiModel &Model) {
+  return Model.classify(QualType(Class.getTypeForDecl(), 0)) == ValueKind::Module;
+}
+
 } // namespace
+
+std::unique_ptr<ModuleContext> FunctionSummaries::computeFields(const CXXRecordDecl &Class) {
+  auto Result = std::make_unique<ModuleContext>();
+  llvm::SmallPtrSet<const ValueDecl *, 8> Registered;
+  for (const CXXMethodDecl *Method : Class.methods()) {
+    if (!Method->hasBody())
+      continue;
+    if (const auto *Ctor = dyn_cast<CXXConstructorDecl>(Method))
+      for (const CXXCtorInitializer *Init : Ctor->inits())
+        if (Init->isMemberInitializer() && Init->getInit()) {
+          collectRegistered(Init->getInit(), Registered);
+          if (callsRegistration(Init->getInit())) // `fc(register_module("fc", ...))`
+            Registered.insert(Init->getMember());
+        }
+    collectRegistered(Method->getBody(), Registered);
+  }
+  // The other fields: as the methods that set them leave them.
+  for (const CXXMethodDecl *Method : Class.methods()) {
+    const auto *Ctor = dyn_cast<CXXConstructorDecl>(Method);
+    if (!isAnalyzable(*Method, Context) || Method->isConst() ||
+        (Ctor && Ctor->isCopyOrMoveConstructor()) || Method->isCopyAssignmentOperator() ||
+        Method->isMoveAssignmentOperator() ||
+        (Method->getIdentifier() && Method->getName() == "forward"))
+      continue;
+    BodyFacts Body(*Method->getBody(), Model);
+    if (!Body.mentionsApi())
+      continue;
+    FunctionFacts Facts(*Method, Body);
+    if (!DeviceFlow(Context, Model, *this, /*Arguments=*/{}, Facts).run())
+      continue;
+    for (const auto &[Field, Fact] : Facts.fieldsAtExit()) {
+      ValueFact Kept = Fact;
+      // The method's own Device variables and parameters mean nothing later.
+      Kept.Devices = Kept.Devices.forgetIf([&](const AbstractDevice &D) {
+        return !D.isConcrete() && Method->Encloses(D.symbol()->getDeclContext());
+      });
+      Kept.forgetTransfer();
+      ValueFact &Joined = Result->Fields[Field];
+      Joined = Joined.join(Kept);
+    }
+  }
+  ValueFact Moves = ValueFact::on(DeviceSet::of(AbstractDevice::ofModule(&Class)), ZeroDim::No);
+  for (const ValueDecl *Field : Registered)
+    Result->Fields[Field] = Moves;
+  return Result;
+}
+
+const ModuleContext *FunctionSummaries::moduleContextOf(const FunctionDecl &Function) {
+  const auto *Method = dyn_cast<CXXMethodDecl>(&Function);
+  if (!Method || isa<CXXConstructorDecl>(Method) || Method->isStatic() ||
+      !isModuleClass(*Method->getParent(), Model))
+    return nullptr;
+  const CXXRecordDecl &Class = *Method->getParent();
+  std::unique_ptr<ModuleContext> &Fields = Modules[&Class];
+  if (!Fields)
+    Fields = computeFields(Class);
+  if (!Method->getIdentifier() || Method->getName() != "forward")
+    return Fields.get();
+  std::unique_ptr<ModuleContext> &Forward = ForwardContexts[&Class];
+  if (!Forward) {
+    Forward = std::make_unique<ModuleContext>(*Fields);
+    Forward->InputDevice = AbstractDevice::ofModule(&Class);
+  }
+  return Forward.get();
+}
 
 ValueFact FunctionSummaries::resultOf(const FunctionDecl &Callee,
                                       llvm::ArrayRef<ValueFact> Arguments) {
@@ -55,8 +172,10 @@ ValueFact FunctionSummaries::resultOf(const FunctionDecl &Callee,
   if (Summary.Devices.isBottom())
     Summary = ValueFact::unknown();
   // The callee's own Device variables mean nothing to the caller.
+  // Nor does the device of the callee's own module.
   Summary.Devices = Summary.Devices.forgetIf([&](const AbstractDevice &D) {
-    return !D.isConcrete() && D.symbol() && Callee.Encloses(D.symbol()->getDeclContext());
+    return !D.isConcrete() && D.symbol() &&
+           (D.isModuleDevice() || Callee.Encloses(D.symbol()->getDeclContext()));
   });
   Summary.setOrigin({});
   Summary.forgetTransfer();

@@ -3,16 +3,20 @@
 // callee's body on first use and cached by (callee, arguments).
 #pragma once
 
+#include "flow/FunctionFacts.h"
 #include "flow/SummaryProvider.h"
 #include "placelint/analysis/ApiModel.h"
 
 #include "llvm/ADT/SmallPtrSet.h"
 
 #include <map>
+#include <memory>
 #include <string>
 
 namespace clang {
 class ASTContext;
+class CXXMethodDecl;
+class CXXRecordDecl;
 } // namespace clang
 
 namespace placelint::analysis {
@@ -27,13 +31,25 @@ public:
   ValueFact resultOf(const clang::FunctionDecl &Callee,
                      llvm::ArrayRef<ValueFact> Arguments) override;
 
+  // For a method of a module class (other than its constructors): what its
+  // fields start from, and for `forward`, its inputs; null for anything else.
+  const ModuleContext *moduleContextOf(const clang::FunctionDecl &Function);
+
 private:
   static constexpr unsigned kMaxDepth = 4;
+
+  // The fields of a module class as its constructors and other methods
+  // leave them: registered parameters, buffers and submodules move with the
+  // module (Module::to moves them), anything else stays where it was made.
+  std::unique_ptr<ModuleContext> computeFields(const clang::CXXRecordDecl &Class);
 
   clang::ASTContext &Context;
   const ApiModel &Model;
   std::map<std::string, ValueFact> Cache;
   llvm::SmallPtrSet<const clang::FunctionDecl *, 8> InProgress;
+  std::map<const clang::CXXRecordDecl *, std::unique_ptr<ModuleContext>> Modules;
+  // The same fields with forward's inputs on the module's device.
+  std::map<const clang::CXXRecordDecl *, std::unique_ptr<ModuleContext>> ForwardContexts;
 };
 
 // Whether the analysis can take Function's body at all.

@@ -11,6 +11,18 @@ namespace placelint::analysis {
 
 using namespace clang;
 
+namespace {
+
+// A dimension argument of a reduction: an index or a list of them.
+bool isDimArgument(const Expr *Arg) {
+  if (isDefaultArgument(Arg))
+    return false;
+  const Expr *Value = convertedValue(Arg);
+  return Value->getType()->isIntegerType() || listElements(Arg).has_value();
+}
+
+} // namespace
+
 ValueFact DeviceFlow::evaluateMemberCall(const CXXMemberCallExpr &Call) {
   const CXXMethodDecl *Method = Call.getMethodDecl();
   const Expr *Object = Call.getImplicitObjectArgument();
@@ -32,6 +44,8 @@ ValueFact DeviceFlow::evaluateMemberCall(const CXXMemberCallExpr &Call) {
     return evaluateModuleMethod(Call, Name);
   case ValueKind::TensorOptions:
     return evaluateOptionsMethod(Call, Name);
+  case ValueKind::TensorList:
+    return evaluateListMethod(Call, Name);
   case ValueKind::Device:
   case ValueKind::DeviceType:
     return ValueFact::unknown();
@@ -86,8 +100,10 @@ ValueFact DeviceFlow::evaluateTensorMethod(const CXXMemberCallExpr &Call, String
   case CallKind::FullReduction:
     if (!ReturnsTensor)
       return ValueFact();
+    // Over dims (`mean(0)`, `sum({0, 1})`) it keeps the others; a dtype
+    // alone (`sum(kFloat)`) still reduces everything.
     return resultOf(Call, factOf(Object).Devices,
-                    explicitArgCount(Call) == 0 ? ZeroDim::Yes : ZeroDim::Unknown);
+                    llvm::any_of(Call.arguments(), isDimArgument) ? ZeroDim::No : ZeroDim::Yes);
   case CallKind::ShapePreserving:
     if (!ReturnsTensor)
       return ValueFact();
@@ -106,6 +122,12 @@ ValueFact DeviceFlow::evaluateTensorMethod(const CXXMemberCallExpr &Call, String
   }
   if (!ReturnsTensor)
     return untracked(Call);
+  if (Name == "view" || Name == "reshape" || Name == "flatten" || Name == "unsqueeze" ||
+      Name == "expand" || Name == "repeat") {
+    // A shape of n > 0 sizes has n dims (`view({})` has none).
+    bool ToScalar = Call.getNumArgs() >= 1 && isEmptyList(Call.getArg(0));
+    return resultOf(Call, factOf(Object).Devices, ToScalar ? ZeroDim::Yes : ZeroDim::No);
+  }
   llvm::SmallVector<Operand, 3> Operands{operand(Object, /*Promotable=*/!Name.ends_with("_"))};
   for (const Expr *Arg : Call.arguments())
     if (Model.isTensor(Arg->getType()))

@@ -27,7 +27,8 @@ QualType moduleType(const Expr &ModuleExpr) {
 void collectTensors(const Expr *Arg, const ApiModel &Model,
                     llvm::SmallVectorImpl<const Expr *> &Tensors) {
   Arg = Arg->IgnoreImplicit()->IgnoreParens();
-  if (Model.isTensor(Arg->getType())) {
+  ValueKind Kind = Model.classify(Arg->getType());
+  if (Kind == ValueKind::Tensor || Kind == ValueKind::TensorList) {
     Tensors.push_back(Arg);
     return;
   }
@@ -87,6 +88,11 @@ ValueFact DeviceFlow::evaluateModuleMethod(const CXXMemberCallExpr &Call, String
   llvm::SmallVector<const Expr *, 4> Args(Call.arguments());
   if (Name == "forward")
     return applyModule(Call, *Object, Args);
+  if (Name == "parameters" || Name == "buffers") {
+    ValueFact Params = factOf(Object);
+    Params.Dim = ZeroDim::No;
+    return Params;
+  }
   if (Name != "to" || Args.empty())
     return untracked(Call);
   // Module::to(device[, dtype]) moves the parameters in place.
@@ -123,8 +129,9 @@ ValueFact DeviceFlow::applyModule(const Expr &Call, const Expr &ModuleExpr,
   // promoted scalar. The module operand is named by its variable (`model`,
   // not `model->`); its parameters are never 0-dim.
   llvm::SmallVector<Operand, 3> Operands;
+  // A loss compares its inputs element by element: none of them is a scalar.
   for (const Expr *Input : Inputs)
-    Operands.push_back(operand(Input, /*Promotable=*/!Operands.empty()));
+    Operands.push_back(operand(Input, /*Promotable=*/!Operands.empty() && !IsLoss));
   ValueFact InputFact = Operands.front().Fact;
   Operand ModuleOperand{moduleOperand(&ModuleExpr), Module, /*Promotable=*/false};
   ModuleOperand.Fact.Dim = ZeroDim::No;

@@ -33,6 +33,8 @@ ValueFact DeviceFlow::evaluateOperatorCall(const CXXOperatorCallExpr &Op) {
     }
     return factOf(Lhs);
   }
+  if (Kind == OO_Subscript && LhsKind == ValueKind::TensorList)
+    return factOf(Lhs); // an element
   bool RhsIsTensor = NumArgs >= 2 && Model.isTensor(Op.getArg(1)->getType());
   if (LhsKind != ValueKind::Tensor && !RhsIsTensor)
     return untracked(Op);

@@ -35,27 +35,30 @@ bool isRoundTrip(const Transfer &T, const Stmt &Loop, BodyFacts &Body) {
 }
 
 // The same tensor, unchanged, to the same place on every iteration (and not
-// already there). From an unknown device the transfer may be no copy at
-// all: not reported.
+// known to be there already). From an unknown device (a parameter, a
+// field) it is either no copy at all or the same copy every time: hoist it
+// either way.
 bool isInvariant(const Transfer &T, const Stmt &Loop, BodyFacts &Body) {
   std::optional<AbstractDevice> From = T.Source.Devices.single();
   std::optional<AbstractDevice> To = T.Target.single();
-  bool AlreadyThere = !T.Source.Devices.isKnown() ||
-                      (From && To && compare(*From, *To) == Agreement::Same);
-  if (T.IsSync || AlreadyThere)
+  if (T.IsSync || (From && To && compare(*From, *To) == Agreement::Same))
     return false;
-  const auto *Ref = dyn_cast<DeclRefExpr>(stripCopies(T.Call->getImplicitObjectArgument()));
-  const auto *Var = Ref ? dyn_cast<VarDecl>(Ref->getDecl()) : nullptr;
-  return Var && !Body.isDeclaredIn(*Var, Loop) && !Body.isChangedIn(*Var, Loop) &&
+  const ValueDecl *Source = trackedDecl(stripCopies(T.Call->getImplicitObjectArgument()));
+  if (!Source)
+    return false;
+  if (const auto *Var = dyn_cast<VarDecl>(Source); Var && Body.isDeclaredIn(*Var, Loop))
+    return false;
+  return !Body.isChangedIn(*Source, Loop) &&
          llvm::all_of(T.Call->arguments(),
                       [&](const Expr *Arg) { return Body.isInvariantIn(*Arg, Loop); });
 }
 
-// A copy from a device (every device the tensor may be on) to the host.
+// A copy from a device (every device the tensor may be on; a Device
+// variable's may be CUDA) to the host.
 bool isSync(const Transfer &T) {
   std::optional<AbstractDevice> To = T.Target.single();
   const DeviceSet &From = T.Source.Devices;
-  return To && To->isCpu() && From.allConcrete() &&
+  return To && To->isCpu() && From.isKnown() &&
          llvm::none_of(From.devices(), [](const AbstractDevice &D) { return D.isCpu(); });
 }
 
@@ -65,7 +68,8 @@ void diagnoseTransferInLoop(const FunctionFacts &Facts, FindingsHandler &Handler
   BodyFacts &Body = Facts.body();
   for (const Transfer &T : Facts.transfers()) {
     const Stmt *Loop = Body.loopAround(*T.Call);
-    if (!Loop || !T.Target.isKnown() || T.Source.Devices.isBottom())
+    // Under `if (step % N == 0)` it is not every iteration.
+    if (!Loop || !T.Target.isKnown() || T.Source.Devices.isBottom() || Body.isPeriodic(*T.Call))
       continue;
     const Expr *Receiver = T.Call->getImplicitObjectArgument();
     if (isRoundTrip(T, *Loop, Body)) {
@@ -86,6 +90,7 @@ void diagnoseTransferInLoop(const FunctionFacts &Facts, FindingsHandler &Handler
       Finding.Loop = Loop;
       Finding.Target = T.Target;
       Finding.Source = T.Source.Devices;
+      Finding.FromDeviceVariable = !T.Source.Devices.allConcrete();
       Handler.onSyncInLoop(Finding);
     }
   }

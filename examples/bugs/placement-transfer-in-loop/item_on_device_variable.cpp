@@ -1,12 +1,11 @@
 // placement-transfer-in-loop: `.item()` on every step, the device in a variable.
 //
 // The same bug as item_every_step.cpp, but the device comes from the
-// command line. Only the runtime can catch it here: on the cpu item() is a
-// plain read, not a sync, and for a device held in a variable the analyzer
-// cannot rule the cpu out, so it stays silent by design rather than warn
-// about code that may be fine. Run on sim:0 under PL_TRANSFER_GUARD=log or
-// disallow, the runtime reports this line once it has synced more than 100
-// times; on the cpu it runs clean.
+// command line. Device-agnostic code runs on a GPU in production, which is
+// where the sync hurts, so the analyzer reports it, saying that the device
+// may be CUDA (option SyncOnDeviceVariable turns that off). Run on sim:0
+// under PL_TRANSFER_GUARD=log or disallow, the runtime reports this line once
+// it has synced more than 100 times; on the cpu it runs clean.
 // parity: sim:0=report cpu=clean
 #include <iostream>
 
@@ -20,7 +19,7 @@ void train_loss(const pl::Device &device) {
     const pl::Tensor batch = bugs::load_batch(8, 4).to(device);
     const pl::Tensor output = model(batch);
     const pl::Tensor loss = (output * output).mean();
-    total += loss.item<float>(); // expect-runtime-only: placement-transfer-in-loop
+    total += loss.item<float>(); // expect: placement-transfer-in-loop
   }
   std::cout << "mean loss " << total / 150 << "\n";
 }

@@ -37,6 +37,8 @@ torch::Tensor step(const torch::Tensor &input, torch::Tensor &out) {
     // CHECK-MESSAGES: :[[@LINE-1]]:28: warning: 'bias' is moved to cuda on every iteration but does not change in the loop [placement-transfer-in-loop]
     // CHECK-MESSAGES: :[[@LINE-3]]:3: note: hoist the transfer before this loop
     loss += (net(input.to(torch::kCUDA)).sum() + b.sum()) * torch::scalar_tensor(0.1);
+    // CHECK-MESSAGES: :[[@LINE-1]]:24: warning: 'input' is moved to cuda on every iteration but does not change in the loop [placement-transfer-in-loop]
+    // CHECK-MESSAGES: :[[@LINE-6]]:3: note: hoist the transfer before this loop
   }
   return loss;
 }

@@ -34,7 +34,8 @@ enum class ValueKind {
   Device,        // a Device object
   DeviceType,    // the DeviceType enum (kCPU, kCUDA, ...)
   TensorOptions, // options that may carry a device
-  Module         // a module, a module holder, or a shared_ptr to a module
+  Module,        // a module, a module holder, or a shared_ptr to a module
+  TensorList     // std::vector of tensors (or of values that may hold one)
 };
 
 // The names one profile contributes. Class names are fully qualified
@@ -46,6 +47,9 @@ struct ProfileTable {
   std::vector<llvm::StringRef> DeviceTypeEnums;
   std::vector<llvm::StringRef> OptionsClasses;
   std::vector<llvm::StringRef> ModuleClasses;
+  // Classes that may hold a tensor, whose vectors count as lists of tensors
+  // (torch::jit::IValue, the inputs of a scripted module).
+  std::vector<llvm::StringRef> TensorHolderClasses;
   // Namespaces whose free functions are the tensor API (factories, ops).
   std::vector<llvm::StringRef> ApiNamespaces;
 };
@@ -94,6 +98,9 @@ public:
   bool isStatelessModule(clang::QualType Type) const;
   // A loss module (`CrossEntropyLoss`, ...): its result is 0-dim.
   bool isLossModule(clang::QualType Type) const;
+  // An optimizer (torch::optim::Adam, ...), which changes the tensors it
+  // holds in place on every step().
+  bool isOptimizer(clang::QualType Type) const;
   // Free functions in an API namespace, by name (OtherApi when unlisted).
   CallKind classifyFreeFunction(const clang::FunctionDecl &Function) const;
   // Methods called on a tensor, by name.
@@ -107,6 +114,7 @@ private:
   ValueKind classifyRecord(const clang::CXXRecordDecl &Record) const;
   ValueKind classifyByName(llvm::StringRef QualifiedName) const;
   bool isApiNamespace(llvm::StringRef Name) const;
+  bool holdsTensors(clang::QualType Type) const;
 
   std::vector<ApiProfile> Profiles;
   mutable llvm::DenseMap<const clang::Type *, ValueKind> TypeCache;

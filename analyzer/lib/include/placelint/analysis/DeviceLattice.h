@@ -15,7 +15,7 @@
 #include <string>
 
 namespace clang {
-class ValueDecl;
+class NamedDecl;
 } // namespace clang
 
 namespace placelint::analysis {
@@ -38,14 +38,21 @@ public:
   static AbstractDevice ofType(DeviceKind Type, std::int16_t Index = kCurrentIndex) {
     return {Type, Type == DeviceKind::CPU ? std::int16_t(0) : Index, nullptr, false};
   }
-  static AbstractDevice symbolic(const clang::ValueDecl *Var) {
+  // The value of a Device variable.
+  static AbstractDevice symbolic(const clang::NamedDecl *Var) {
     return {DeviceKind::CPU, 0, Var, true};
+  }
+  // Wherever a module of class Module has been moved to: inside its own
+  // methods, the device of its registered parameters and of its input.
+  static AbstractDevice ofModule(const clang::NamedDecl *Module) {
+    return {DeviceKind::CPU, 1, Module, true};
   }
 
   // The device type of a concrete device (meaningless for a symbolic one).
   DeviceKind type() const { return Type; }
   std::int16_t index() const { return Index; }
-  const clang::ValueDecl *symbol() const { return Symbol; }
+  const clang::NamedDecl *symbol() const { return Symbol; }
+  bool isModuleDevice() const { return Symbolic && Index == 1; }
   bool isConcrete() const { return !Symbolic; }
   bool isCpu() const { return !Symbolic && Type == DeviceKind::CPU; }
   bool isCuda() const { return !Symbolic && Type == DeviceKind::CUDA; }
@@ -55,14 +62,14 @@ public:
   friend bool operator<(const AbstractDevice &L, const AbstractDevice &R);
 
 private:
-  AbstractDevice(DeviceKind Type, std::int16_t Index, const clang::ValueDecl *Symbol,
+  AbstractDevice(DeviceKind Type, std::int16_t Index, const clang::NamedDecl *Symbol,
                  bool Symbolic)
       : Type(Type), Symbolic(Symbolic), Index(Index), Symbol(Symbol) {}
 
   DeviceKind Type;
   bool Symbolic;
   std::int16_t Index;
-  const clang::ValueDecl *Symbol;
+  const clang::NamedDecl *Symbol;
 };
 
 // How two abstract devices relate at run time.
@@ -75,9 +82,9 @@ enum class Agreement {
 Agreement compare(const AbstractDevice &L, const AbstractDevice &R);
 
 // Names a symbolic device's variable for printing.
-using SymbolNamer = llvm::function_ref<std::string(const clang::ValueDecl *)>;
+using SymbolNamer = llvm::function_ref<std::string(const clang::NamedDecl *)>;
 
-// `cpu`, `cuda`, `cuda:1`, `sim:0`, `the device in 'dev'`.
+// `cpu`, `cuda`, `cuda:1`, `sim:0`, `the device in 'dev'`, `the device of 'Net'`.
 std::string describe(const AbstractDevice &Device, SymbolNamer NameOf);
 
 // Bottom (nothing reaches this point yet), a set of at most kMaxDevices

@@ -72,6 +72,8 @@ struct RoundTripFinding : LoopTransferFinding {
 
 struct SyncFinding : LoopTransferFinding {
   DeviceSet Source; // the (non-cpu) device copied from
+  // Source holds the device of a Device variable, which may be CUDA.
+  bool FromDeviceVariable = false;
 };
 
 class FindingsHandler {

@@ -12,6 +12,7 @@
 
 namespace clang {
 class Expr;
+class NamedDecl;
 class ValueDecl;
 } // namespace clang
 
@@ -56,6 +57,6 @@ struct ValueFact {
 };
 
 // `dev` for a symbolic device's variable.
-std::string symbolName(const clang::ValueDecl *Var);
+std::string symbolName(const clang::NamedDecl *Var);
 
 } // namespace placelint::analysis
