@@ -69,8 +69,8 @@ for entry in "${catalogue[@]}"; do
 done
 
 heading "2. While running: the same programs on sim:0, the simulated accelerator"
-note "PL_TRANSFER_GUARD=log makes the runtime log repeated transfers (see" \
-     "runtime/include/pl/transfer_guard.h); the other rules raise a typed pl::Error."
+note "Each rule's runtime half, as the catalogue states it. PL_TRANSFER_GUARD=log" \
+     "makes the transfer guard log rather than raise (runtime/include/pl/transfer_guard.h)."
 for entry in "${catalogue[@]}"; do
   IFS=$'\t' read -r rule _ _ mirror site runtime <<<"$entry"
   dir=$bugs/$rule
