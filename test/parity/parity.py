@@ -60,7 +60,8 @@ OUTCOMES = ("report", "report-without-cuda", "clean")
 
 CATALOGUE = catalogue.load()
 RULES: Dict[str, catalogue.Rule] = CATALOGUE.by_id()
-CHECK_GLOB = "-*," + CATALOGUE.check_glob
+# The --checks value for clang-tidy and placelint: the catalogue's checks only.
+CHECKS = "-*," + CATALOGUE.check_glob
 
 
 class Failure(Exception):
@@ -139,7 +140,7 @@ class Analyzer:
     def __init__(self, options: argparse.Namespace) -> None:
         self.options = options
         code, output = run([options.clang_tidy, "--load=" + options.plugin,
-                            "--checks=" + CHECK_GLOB, "--list-checks"])
+                            "--checks=" + CHECKS, "--list-checks"])
         if code != 0:
             raise Failure("clang-tidy --list-checks failed:\n" + output)
         listed = set(re.findall(r"^\s+(%s[a-z-]+)\s*$" % re.escape(CATALOGUE.prefix), output,
@@ -154,8 +155,8 @@ class Analyzer:
         build = self.options.build_dir
         return {
             "plugin": [self.options.clang_tidy, "--load=" + self.options.plugin,
-                       "--checks=" + CHECK_GLOB, "-p", build, "--quiet"] + sources,
-            "placelint": [self.options.placelint, "--checks=" + CHECK_GLOB, "-p", build,
+                       "--checks=" + CHECKS, "-p", build, "--quiet"] + sources,
+            "placelint": [self.options.placelint, "--checks=" + CHECKS, "-p", build,
                           "--quiet", "-j", "1"] + sources,
         }
 
