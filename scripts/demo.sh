@@ -13,15 +13,11 @@ bugs=$root/examples/bugs
 if [ -t 1 ]; then bold=$'\033[1m' plain=$'\033[0m'; else bold='' plain=''; fi
 heading() { printf '\n%s== %s%s\n' "$bold" "$*" "$plain"; }
 note() { printf '   %s\n' "$@"; }
-# The title of a rule, from the catalogue both halves compile in.
-rule_title() {
-  sed -n "s/^PL_RULE([A-Za-z]*, \"$1\", \"\([^\"]*\)\".*/\1/p" \
-    "$root/rules/include/placelint/rules.def"
-}
-# The rules in catalogue order.
-rules() {
-  sed -n 's/^PL_RULE([A-Za-z]*, "\([a-z-]*\)".*/\1/p' "$root/rules/include/placelint/rules.def"
-}
+# The rules in catalogue order, one tab-separated line each: id, title,
+# Analyzer, Mirror, Site, runtime (rules/include/placelint/rules.def says
+# what they mean). Read a line with: IFS=$'\t' read -r id title ... <<<"$line"
+rules=$(python3 "$root/rules/catalogue.py" rules)
+mapfile -t catalogue <<<"$rules"
 # File names within the rule's directory, code excerpts dropped: one line per
 # warning, its notes indented under it.
 readable() {
@@ -43,13 +39,13 @@ fi
 heading "1. Before running: placelint over examples/bugs/"
 note "Each rule has buggy programs (NAME.cpp, the bug marked '// expect: <rule-id>')" \
      "and fixed twins (NAME_fixed.cpp), which must come out clean."
-checks=$("$placelint" -p "$build" --list-checks 2>/dev/null | grep -o 'placement-[a-z-]*' || true)
 analyzer_failed=0
-for rule in $(rules); do
+for entry in "${catalogue[@]}"; do
+  IFS=$'\t' read -r rule title analyzer _ <<<"$entry"
   dir=$bugs/$rule
   echo
-  echo "-- $rule: $(rule_title "$rule")"
-  if ! grep -qx "$rule" <<<"$checks"; then
+  echo "-- $rule: $title"
+  if [ "$analyzer" != Check ]; then
     note "(no analyzer check for this rule yet: the runtime half below catches what it can)"
     continue
   fi
@@ -73,18 +69,17 @@ for rule in $(rules); do
 done
 
 heading "2. While running: the same programs on sim:0, the simulated accelerator"
-note "PL_TRANSFER_GUARD=log makes the runtime log repeated transfers (see" \
-     "runtime/include/pl/transfer_guard.h); the other rules raise a typed pl::Error."
-for rule in $(rules); do
+note "Each rule's runtime half, as the catalogue states it. PL_TRANSFER_GUARD=log" \
+     "makes the transfer guard log rather than raise (runtime/include/pl/transfer_guard.h)."
+for entry in "${catalogue[@]}"; do
+  IFS=$'\t' read -r rule _ _ mirror site runtime <<<"$entry"
   dir=$bugs/$rule
   echo
   echo "-- $rule"
-  if [ "$rule" = placement-create-then-move ]; then
-    note "No runtime check either (optional in the design): the programs run, and the" \
-         "sim counters show the copy that their fixed twins do not make."
-  fi
-  if [ "$rule" = placement-discarded-transfer ]; then
-    note "Its runtime half is the compiler: Tensor::to/cuda/cpu are [[nodiscard]] with the rule id."
+  runtime=${runtime//\`/}
+  [ "$site" = CallSite ] && runtime+="; it names your line"
+  note "Runtime: $runtime."
+  if [ "$mirror" = CompileTime ]; then
     for source in "$dir"/*.cpp; do
       case $source in *_fixed.cpp) continue ;; esac
       clang++-19 -std=c++20 -fsyntax-only -I"$root/runtime/include" -I"$root/rules/include" \
@@ -101,8 +96,6 @@ for rule in $(rules); do
     [ "$status" -eq 0 ] || note "    (exit status $status)"
   done
 done
-note "" "pl::DeviceMismatchError cannot name your line (it is raised inside the op);" \
-     "the transfer guard and the CUDA check can, and name the same line as placelint."
 
 heading "3. A correct program: examples/training on the default device"
 note "Batches made on the host and moved once each, the loss summed on the device and" \

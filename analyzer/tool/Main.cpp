@@ -4,6 +4,8 @@
 #include "Merge.h"
 #include "SourceFiles.h"
 
+#include "placelint/rules.h"
+
 #include "llvm/Support/CommandLine.h"
 #include "llvm/Support/FileSystem.h"
 #include "llvm/Support/InitLLVM.h"
@@ -43,7 +45,7 @@ cl::opt<std::string> BuildPath("p", cl::desc("build directory holding compile_co
                                cl::value_desc("dir"), cl::cat(Category));
 cl::opt<std::string> Checks("checks",
                             cl::desc("clang-tidy check globs, added to the configuration's "
-                                     "(default: placement-*)"),
+                                     "(default: " PL_RULE_PREFIX "*)"),
                             cl::cat(Category));
 cl::opt<std::string> Config("config", cl::desc("clang-tidy configuration in YAML/JSON, instead "
                                                  "of .clang-tidy files"),

@@ -5,6 +5,8 @@
 
 #include "Finding.h"
 
+#include "placelint/rules.h"
+
 #include "clang-tidy/ClangTidyOptions.h"
 #include "clang/Tooling/CompilationDatabase.h"
 #include "llvm/Support/Error.h"
@@ -27,8 +29,8 @@ struct TidySettings {
   std::string DefaultHeaderFilter;
 };
 
-// Checks enabled when nothing else says otherwise.
-inline constexpr llvm::StringLiteral kDefaultChecks = "-*,placement-*";
+// Checks enabled when nothing else says otherwise: all of the catalogue's.
+inline constexpr llvm::StringLiteral kDefaultChecks = "-*," PL_RULE_PREFIX "*";
 
 // Mirrors clang-tidy's own precedence: defaults < .clang-tidy files (or
 // --config / --config-file) < command-line overrides.

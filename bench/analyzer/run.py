@@ -33,11 +33,15 @@ from typing import List, Tuple
 
 HERE = os.path.dirname(os.path.abspath(__file__))
 ROOT = os.path.dirname(os.path.dirname(HERE))
+sys.path.insert(0, os.path.join(ROOT, "rules"))
+import catalogue  # noqa: E402  (rules/catalogue.py: the rule ids' prefix)
+
+CATALOGUE = catalogue.load()
 BASELINE_CHECKS = "-*,llvm-include-order"
-PLACEMENT_CHECKS = "-*,placement-*"
+PLACEMENT_CHECKS = "-*," + CATALOGUE.check_glob
 REFERENCE_CHECKS = ("misc-definitions-in-headers", "bugprone-use-after-move")
 PROFILE_TOTAL = re.compile(r"Total Execution Time: ([0-9.]+) seconds \(([0-9.]+) wall clock\)")
-WARNING = re.compile(r"^\S.*:\d+:\d+: warning: .*\[placement-", re.M)
+WARNING = re.compile(r"^\S.*:\d+:\d+: warning: .*\[" + re.escape(CATALOGUE.prefix), re.M)
 
 
 def children_cpu_seconds() -> float:
@@ -114,7 +118,7 @@ def main() -> int:
             continue
         result = measure(args, source, compile_args)
         in_checks[name] = result["in_checks"]
-        print(row(name, "placement-*", functions, result))
+        print(row(name, CATALOGUE.check_glob, functions, result))
         sys.stdout.flush()
         if name == "libtorch.cpp":
             for reference in REFERENCE_CHECKS:

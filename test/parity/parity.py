@@ -8,24 +8,27 @@ examples/: its kind (bug, fixed, example), its sources, its executable and,
 for bugs and fixes, its twin. A bug's source marks each buggy line with
 `// expect: <rule-id>` and says where its run shows the bug:
 `// parity: sim:0=report cpu=clean` (run with that device argument) or
-`// parity: default=report` (run without arguments). A line marked
+`// parity: default=report` (run without arguments); `report-without-cuda`
+is `report` where the build has no CUDA, and may run clean where it has
+(a GPU makes the bug harmless). A line marked
 `// expect-runtime-only: <rule-id>` is a bug the analyzer cannot see by
 design (the source says why): only the runtime must report it.
 
-For a bug:
+What each half must do for each rule comes from the catalogue
+(rules/include/placelint/rules.def, read by rules/catalogue.py). For a bug:
   analyzer   the plugin in clang-tidy-19 and the placelint executable each
              report exactly the expected rule at each `// expect:` line and
-             nothing else. A rule with no analyzer check yet is reported as
-             pending, and the program must then be clean for every check
-             that exists.
-  compiler   placement-discarded-transfer's runtime mirror is [[nodiscard]]
-             on Tensor::to/cuda/cpu: compiling the program warns with the
-             rule id at exactly the expected lines.
+             nothing else. A rule the analyzer does not check yet is
+             reported as pending, and the program must then be clean for
+             every check that exists.
+  compiler   a rule mirrored at compile time ([[nodiscard]] on
+             Tensor::to/cuda/cpu): compiling the program warns with the rule
+             id at exactly the expected lines.
   runtime    run on each device of the parity line under
-             PL_TRANSFER_GUARD=disallow (and =log for the transfer guard's
-             rule), the program reports the expected rule id, at the
-             expected line wherever the runtime can know it; it runs clean
-             where the line says clean.
+             PL_TRANSFER_GUARD=disallow (and =log for a rule the transfer
+             guard logs), the program reports the expected rule id, at the
+             expected line where the catalogue says the runtime names the
+             call site; it runs clean where the line says clean.
 For a fixed twin, training and inference: no finding from any half.
 """
 
@@ -40,44 +43,25 @@ import tempfile
 from dataclasses import dataclass
 from typing import Dict, List, Optional, Set, Tuple
 
+sys.path.insert(0, os.path.join(os.path.dirname(os.path.dirname(os.path.dirname(
+    os.path.realpath(__file__)))), "rules"))
+import catalogue  # noqa: E402  (rules/catalogue.py, found through the line above)
+
 EXPECT = re.compile(r"//\s*(?P<marker>expect|expect-runtime-only):\s*(?P<rule>[a-z][a-z-]*)\s*$")
 PARITY = re.compile(r"^//\s*parity:\s*(?P<runs>.*)$")
-RULE_DEF = re.compile(r'^PL_RULE\(\s*\w+\s*,\s*"(?P<id>[a-z-]+)"')
 DIAGNOSTIC = re.compile(r"^(?P<file>[^\s:][^:]*):(?P<line>\d+):(?P<col>\d+): "
                         r"(?P<kind>warning|error|fatal error): (?P<text>.*)$")
 CHECK_NAME = re.compile(r"\[(?P<check>[\w.-]+)\]$")
 # Where a runtime report names the user's call site: "at FILE:LINE".
 CALL_SITE = re.compile(r"\bat (?P<file>/[^\s:]+):(?P<line>\d+)\b")
 HOST_TO_DEVICE = re.compile(r"^host-to-device copies: (?P<count>\d+)$", re.M)
+# What a run of the parity line shows (see the module's docstring).
+OUTCOMES = ("report", "report-without-cuda", "clean")
 
-# How the runtime mirrors each rule (docs/rules/<id>.md and design.md):
-#   when       "run": raised (or, by the transfer guard, logged) at run time;
-#              "compile": a warning when the program is built; None: no mirror.
-#   call_site  whether the report names the user's file and line.
-#   guard      reported by the transfer guard: checked at PL_TRANSFER_GUARD=log too.
-#   why        for the one-half-only cases, the reason printed with the result.
-
-
-@dataclass(frozen=True)
-class Mirror:
-    when: Optional[str]
-    call_site: bool
-    guard: bool = False
-    why: str = ""
-
-
-MIRRORS: Dict[str, Mirror] = {
-    "placement-mixed-device": Mirror(
-        "run", False, why="pl::DeviceMismatchError is raised inside the operation, "
-        "which cannot know the user's line; the rule id and both devices match"),
-    "placement-discarded-transfer": Mirror("compile", True),
-    "placement-transfer-in-loop": Mirror("run", True, guard=True),
-    "placement-create-then-move": Mirror(
-        None, False, why="the runtime has no mirror (optional in the design): a tensor "
-        "moved right after it was made is not an error; the avoidable copy shows in the "
-        "sim transfer counters, compared with the fixed twin"),
-    "placement-unguarded-cuda": Mirror("run", True),
-}
+CATALOGUE = catalogue.load()
+RULES: Dict[str, catalogue.Rule] = CATALOGUE.by_id()
+# The --checks value for clang-tidy and placelint: the catalogue's checks only.
+CHECKS = "-*," + CATALOGUE.check_glob
 
 
 class Failure(Exception):
@@ -103,14 +87,6 @@ def run(args: List[str], env: Optional[Dict[str, str]] = None,
     process = subprocess.run(args, stdout=subprocess.PIPE, stderr=subprocess.STDOUT, env=env,
                              cwd=cwd, timeout=600)
     return process.returncode, process.stdout.decode(errors="replace")
-
-
-def read_rule_ids(rules_def: str) -> Set[str]:
-    with open(rules_def, encoding="utf-8") as f:
-        ids = {m.group("id") for m in map(RULE_DEF.match, f) if m}
-    if not ids:
-        sys.exit("parity: no PL_RULE entries in %s" % rules_def)
-    return ids
 
 
 def read_expectations(sources: List[str],
@@ -140,10 +116,10 @@ def read_runs(source: str) -> List[Tuple[str, str]]:
             match = PARITY.match(text.strip())
             if match:
                 runs = [tuple(item.split("=", 1)) for item in match.group("runs").split()]
-                if not runs or any(len(r) != 2 or r[1] not in ("report", "clean") for r in runs):
+                if not runs or any(len(r) != 2 or r[1] not in OUTCOMES for r in runs):
                     raise Failure("%s: malformed parity line: %s" % (source, text.strip()))
                 return runs  # type: ignore[return-value]
-    raise Failure("%s: no `// parity: DEVICE=report|clean ...` line" % source)
+    raise Failure("%s: no `// parity: DEVICE=%s ...` line" % (source, "|".join(OUTCOMES)))
 
 
 def diagnostics(output: str, cwd: str) -> List[Tuple[str, int, str, str]]:
@@ -164,19 +140,23 @@ class Analyzer:
     def __init__(self, options: argparse.Namespace) -> None:
         self.options = options
         code, output = run([options.clang_tidy, "--load=" + options.plugin,
-                            "--checks=-*,placement-*", "--list-checks"])
+                            "--checks=" + CHECKS, "--list-checks"])
         if code != 0:
             raise Failure("clang-tidy --list-checks failed:\n" + output)
-        self.checks = set(re.findall(r"^\s+(placement-[a-z-]+)\s*$", output, re.M))
-        if not self.checks:
-            raise Failure("the plugin registers no placement-* check:\n" + output)
+        listed = set(re.findall(r"^\s+(%s[a-z-]+)\s*$" % re.escape(CATALOGUE.prefix), output,
+                                re.M))
+        self.checks = {rule.id for rule in CATALOGUE.rules if rule.checked}
+        if listed != self.checks:
+            raise Failure("the plugin registers %s, but rules.def marks %s as checked:\n%s"
+                          % (", ".join(sorted(listed)) or "no check",
+                             ", ".join(sorted(self.checks)), output))
 
     def commands(self, sources: List[str]) -> Dict[str, List[str]]:
         build = self.options.build_dir
         return {
             "plugin": [self.options.clang_tidy, "--load=" + self.options.plugin,
-                       "--checks=-*,placement-*", "-p", build, "--quiet"] + sources,
-            "placelint": [self.options.placelint, "--checks=-*,placement-*", "-p", build,
+                       "--checks=" + CHECKS, "-p", build, "--quiet"] + sources,
+            "placelint": [self.options.placelint, "--checks=" + CHECKS, "-p", build,
                           "--quiet", "-j", "1"] + sources,
         }
 
@@ -200,7 +180,7 @@ class Analyzer:
                               % (mode, describe(checked), describe(found), output))
             lines.append("analyzer (%s): %s" % (mode, describe(found)))
         for rule in sorted({f.rule for f in expected} - self.checks):
-            half = ("runtime-only for now" if MIRRORS[rule].when == "run"
+            half = ("runtime-only for now" if RULES[rule].raised_at_run_time
                     else "caught by neither half for now")
             lines.append("analyzer: %s has no check yet, so this program is %s; the %d "
                          "existing checks stay silent on it" % (rule, half, len(self.checks)))
@@ -239,7 +219,7 @@ def compile_warnings(options: argparse.Namespace, source: str,
 
 def check_compiler(options: argparse.Namespace, sources: List[str], expected: Set[Finding],
                    rule_ids: Set[str]) -> str:
-    mirrored = {f for f in expected if MIRRORS[f.rule].when == "compile"}
+    mirrored = {f for f in expected if RULES[f.rule].mirror == "CompileTime"}
     found = set()
     for source in sources:
         found |= compile_warnings(options, source, rule_ids)
@@ -259,11 +239,10 @@ def run_program(executable: str, device: str, guard: str) -> Tuple[int, str]:
 
 
 def check_report(output: str, rule: str, expected: Set[Finding], where: str) -> str:
-    mirror = MIRRORS[rule]
     site = CALL_SITE.search(output)
     lines = {(f.file, f.line) for f in expected if f.rule == rule}
-    if not mirror.call_site:
-        return "%s: %s, without a line: %s" % (where, rule, mirror.why)
+    if not RULES[rule].names_call_site:
+        return "%s: %s, without a line: %s" % (where, rule, RULES[rule].runtime)
     if site is None:
         raise Failure("%s: the %s report names no call site:\n%s" % (where, rule, output))
     reported = (os.path.realpath(site.group("file")), int(site.group("line")))
@@ -276,8 +255,8 @@ def check_report(output: str, rule: str, expected: Set[Finding], where: str) -> 
 
 def check_bug_runs(options: argparse.Namespace, program: dict, twin: Optional[dict],
                    expected: Set[Finding], rule_ids: Set[str]) -> List[str]:
-    run_rules = {f.rule for f in expected if MIRRORS[f.rule].when == "run"}
-    unmirrored = {f.rule for f in expected if MIRRORS[f.rule].when is None}
+    run_rules = {f.rule for f in expected if RULES[f.rule].raised_at_run_time}
+    unmirrored = {f.rule for f in expected if RULES[f.rule].mirror == "None"}
     if len(run_rules) > 1:
         raise Failure("a program may expect at most one rule mirrored at run time, got %s"
                       % ", ".join(sorted(run_rules)))
@@ -297,14 +276,14 @@ def check_bug_runs(options: argparse.Namespace, program: dict, twin: Optional[di
                                           reports))
             continue
         rule = next(iter(run_rules))
-        if options.cuda_build and rule == "placement-unguarded-cuda" and code == 0:
+        if options.cuda_build and outcome == "report-without-cuda" and code == 0:
             lines.append("%s: skipped: CUDA is available here, so the bug does not show" % where)
             continue
         if code != 1 or reports != {rule}:
             raise Failure("%s: expected exit status 1 reporting %s, got %d reporting %s:\n%s"
                           % (where, rule, code, ", ".join(sorted(reports)) or "nothing", output))
         lines.append(check_report(output, rule, expected, where + ", disallow"))
-        if MIRRORS[rule].guard:
+        if RULES[rule].mirror == "Log":
             code, output = run_program(program["executable"], device, "log")
             if code != 0 or rule_reports(output, rule_ids) != {rule}:
                 raise Failure("%s, log: expected exit status 0 and one logged %s, got %d:\n%s"
@@ -332,7 +311,7 @@ def check_unmirrored(program: dict, twin: Optional[dict], device: str, rules: Se
         raise Failure("%s: the bug made %d host-to-device copies, the fix %d: no avoidable copy"
                       % (where, bug_copies, fixed_copies))
     return ("%s: no report (%s): %s; the bug made %d host-to-device copies, the fix %d"
-            % (where, ", ".join(sorted(rules)), MIRRORS[next(iter(rules))].why, bug_copies,
+            % (where, ", ".join(sorted(rules)), RULES[next(iter(rules))].runtime, bug_copies,
                fixed_copies))
 
 
@@ -380,7 +359,6 @@ def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     parser.add_argument("--manifest", required=True)
     parser.add_argument("--program", required=True, help="the target to check")
-    parser.add_argument("--rules", required=True, help="rules/include/placelint/rules.def")
     parser.add_argument("--build-dir", required=True, help="holds compile_commands.json")
     parser.add_argument("--clang-tidy", required=True)
     parser.add_argument("--plugin", required=True)
@@ -394,15 +372,10 @@ def main() -> int:
     if options.program not in manifest:
         sys.exit("parity: %s is not in %s" % (options.program, options.manifest))
     program = manifest[options.program]
-    rule_ids = read_rule_ids(options.rules)
-    missing = rule_ids - set(MIRRORS)
-    if missing:
-        sys.exit("parity: no runtime mirror described for %s" % ", ".join(sorted(missing)))
+    rule_ids = set(RULES)
 
-    root = os.path.dirname(os.path.dirname(os.path.dirname(os.path.dirname(
-        os.path.realpath(options.rules)))))
-    print("%s (%s)" % (program["target"],
-                       ", ".join(os.path.relpath(s, root) for s in program["sources"])))
+    print("%s (%s)" % (program["target"], ", ".join(os.path.relpath(s, catalogue.ROOT)
+                                                    for s in program["sources"])))
     try:
         expected, runtime_only = read_expectations(program["sources"], rule_ids)
         if program["kind"] == "bug" and not expected:

@@ -7,8 +7,7 @@ to get its compile_commands.json, and runs placelint from the copy's root
 that must be reported; nothing else may be.
 
 Configuration comes from the environment (see CMakeLists.txt): PLACELINT,
-SAMPLE_INCLUDE_DIRS (separated by os.pathsep), SARIF_SCHEMA, RULES_DEF,
-CMAKE, CXX.
+SAMPLE_INCLUDE_DIRS (separated by os.pathsep), SARIF_SCHEMA, CMAKE, CXX.
 """
 
 import json
@@ -25,21 +24,13 @@ import jsonschema
 import yaml
 
 HERE = os.path.dirname(os.path.abspath(__file__))
+sys.path.insert(0, os.path.join(os.path.dirname(os.path.dirname(HERE)), "rules"))
+import catalogue  # noqa: E402  (rules/catalogue.py: rules.def, the one source of truth)
+
 SAMPLE = os.path.join(HERE, "sample")
 PLACELINT = os.environ.get("PLACELINT", "placelint")
 EXPECT = re.compile(r"// expect: (?P<rule>[a-z-]+)")
 PROGRESS = re.compile(r"\[\d+/\d+\] ")
-
-
-def catalogue():
-    """Rule ids and titles from rules.def, the one source of truth."""
-    rules = []
-    with open(os.environ["RULES_DEF"], encoding="utf-8") as table:
-        for line in table:
-            match = re.match(r'PL_RULE\(\w+, "([a-z-]+)", "([^"]*)", "([^"]*)"\)', line)
-            if match:
-                rules.append(match.groups())
-    return rules
 
 
 class SampleProject:
@@ -226,13 +217,13 @@ class SarifOutput(ToolTest):
         driver = self.run_sarif()["runs"][0]["tool"]["driver"]
         self.assertEqual("placelint", driver["name"])
         self.assertRegex(driver["version"], r"^\d+\.\d+\.\d+$")
-        rules = catalogue()
-        self.assertEqual([rule_id for rule_id, _, _ in rules], [r["id"] for r in driver["rules"]])
-        for (rule_id, title, summary), descriptor in zip(rules, driver["rules"]):
-            self.assertEqual(title, descriptor["shortDescription"]["text"])
-            self.assertEqual(summary, descriptor["fullDescription"]["text"])
-            self.assertIn(summary, descriptor["help"]["text"])
-            self.assertTrue(descriptor["helpUri"].endswith("docs/rules/%s.md" % rule_id))
+        rules = catalogue.load().rules
+        self.assertEqual([rule.id for rule in rules], [r["id"] for r in driver["rules"]])
+        for rule, descriptor in zip(rules, driver["rules"]):
+            self.assertEqual(rule.title, descriptor["shortDescription"]["text"])
+            self.assertEqual(rule.summary, descriptor["fullDescription"]["text"])
+            self.assertIn(rule.summary, descriptor["help"]["text"])
+            self.assertTrue(descriptor["helpUri"].endswith("docs/rules/%s.md" % rule.id))
 
     def test_results_locations_notes_fixes_and_fingerprints(self):
         run = self.run_sarif()["runs"][0]

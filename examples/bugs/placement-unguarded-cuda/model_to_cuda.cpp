@@ -5,7 +5,7 @@
 // std::source_location). The analyzer check for this rule is not written
 // yet: the analyzer half of the parity test only asserts that the other
 // checks stay silent.
-// parity: default=report
+// parity: default=report-without-cuda
 #include <iostream>
 
 #include "bug_main.h"

@@ -1,5 +1,6 @@
 // The rule catalogue as C++: an enum and a constexpr table built from
-// rules.def, shared by the analyzer and the runtime.
+// rules.def, shared by the analyzer and the runtime. Ids are complete here
+// (PL_RULE_PREFIX included).
 #pragma once
 
 #include <array>
@@ -10,7 +11,7 @@
 namespace placelint {
 
 enum class Rule {
-#define PL_RULE(Name, Id, Title, Summary) Name,
+#define PL_RULE(Name, Analyzer, Mirror, Site, Id, Title, Summary, Runtime) Name,
 #include <placelint/rules.def>
 #undef PL_RULE
 };
@@ -23,7 +24,8 @@ struct RuleInfo {
 };
 
 inline constexpr std::array kRules = {
-#define PL_RULE(Name, Id, Title, Summary) RuleInfo{Rule::Name, Id, Title, Summary},
+#define PL_RULE(Name, Analyzer, Mirror, Site, Id, Title, Summary, Runtime)                        \
+  RuleInfo{Rule::Name, PL_RULE_PREFIX Id, Title, Summary},
 #include <placelint/rules.def>
 #undef PL_RULE
 };
