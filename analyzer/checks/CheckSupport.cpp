@@ -125,19 +125,23 @@ std::string PlacementCheck::devices(const DeviceSet &Devices) {
   return Devices.describe(symbolName);
 }
 
-void PlacementCheck::noteOrigin(const OperandFact &Operand, const AbstractDevice &Device) {
+void PlacementCheck::noteOrigin(const OperandFact &Operand, const AbstractDevice &Device,
+                                bool OfListElement) {
   if (Operand.From.Loc.isInvalid())
     return;
   const char *Format = nullptr;
   switch (Operand.From.Kind) {
   case OriginKind::Created:
-    Format = "'%0' was created on %1 here";
+    Format = OfListElement ? "an element of '%0' was created on %1 here"
+                           : "'%0' was created on %1 here";
     break;
   case OriginKind::Moved:
-    Format = "'%0' was moved to %1 here";
+    Format = OfListElement ? "an element of '%0' was moved to %1 here"
+                           : "'%0' was moved to %1 here";
     break;
   case OriginKind::Assigned:
-    Format = "'%0' was assigned a tensor on %1 here";
+    Format = OfListElement ? "an element of '%0' was assigned a tensor on %1 here"
+                           : "'%0' was assigned a tensor on %1 here";
     break;
   case OriginKind::None:
     return;

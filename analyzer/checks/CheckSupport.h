@@ -46,9 +46,10 @@ protected:
   // `cpu`, `cuda:1`, `the device in 'dev'`, `cpu or cuda`.
   static std::string device(const placelint::analysis::AbstractDevice &Device);
   static std::string devices(const placelint::analysis::DeviceSet &Devices);
-  // "'x' was moved to cuda:0 here" at the place Operand got Device.
+  // "'x' was moved to cuda:0 here" at the place Operand got Device ("an
+  // element of 'parts' ..." for an element of a list).
   void noteOrigin(const placelint::analysis::OperandFact &Operand,
-                  const placelint::analysis::AbstractDevice &Device);
+                  const placelint::analysis::AbstractDevice &Device, bool OfListElement = false);
 
 private:
   // Walks the declarations of user files only (the main file and headers

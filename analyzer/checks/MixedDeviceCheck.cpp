@@ -31,11 +31,15 @@ void MixedDeviceCheck::report(const RecordedFindings &Findings) {
 
   private:
     void emit(const MixedDeviceFinding &F, StringRef Format) {
+      // Two elements of one list (`cat(parts)`).
+      bool OneList = F.First.Operand == F.Second.Operand;
+      if (OneList)
+        Format = "'%0' holds tensors on %1 and on %3 in call to '%4'";
       Check.diag(F.Call->getExprLoc(), Format)
           << Check.text(F.First.Operand) << device(F.FirstDevice)
           << Check.text(F.Second.Operand) << device(F.SecondDevice) << F.OpName;
-      Check.noteOrigin(F.First, F.FirstDevice);
-      Check.noteOrigin(F.Second, F.SecondDevice);
+      Check.noteOrigin(F.First, F.FirstDevice, OneList);
+      Check.noteOrigin(F.Second, F.SecondDevice, OneList);
     }
 
     MixedDeviceCheck &Check;

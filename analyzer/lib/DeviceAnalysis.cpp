@@ -10,6 +10,8 @@
 #include "clang/AST/ASTContext.h"
 #include "clang/AST/ExprCXX.h"
 
+#include <utility>
+
 namespace placelint::analysis {
 
 using namespace clang;
@@ -24,15 +26,20 @@ DeviceAnalysis::~DeviceAnalysis() = default;
 
 bool DeviceAnalysis::analyze(const FunctionDecl &Function, FindingsHandler &Handler,
                              FactObserver Observer) {
+  return analyze(Function, /*Arguments=*/{}, Summaries->moduleEntryOf(Function), Handler,
+                 Observer);
+}
+
+bool DeviceAnalysis::analyze(const FunctionDecl &Function, llvm::ArrayRef<ValueFact> Arguments,
+                             const EntryFacts *Entry, FindingsHandler &Handler,
+                             FactObserver Observer) {
   if (!isAnalyzable(Function, Context))
     return false;
   BodyFacts Body(*Function.getBody(), Model);
   if (!Body.mentionsApi())
     return false;
   FunctionFacts Facts(Function, Body);
-  if (!DeviceFlow(Context, Model, *Summaries, /*Arguments=*/{}, Facts,
-                  Summaries->moduleContextOf(Function))
-           .run())
+  if (!DeviceFlow(Context, Model, *Summaries, Arguments, Facts, Entry).run())
     return false;
   for (Diagnoser Diagnose : allDiagnosers())
     Diagnose(Facts, Handler);
@@ -41,7 +48,8 @@ bool DeviceAnalysis::analyze(const FunctionDecl &Function, FindingsHandler &Hand
       if (Model.classify(E->getType()) != ValueKind::Other)
         Observer(*E, Fact);
   for (const LambdaExpr *Lambda : Body.lambdas())
-    analyze(*Lambda->getCallOperator(), Handler, Observer);
+    analyze(*Lambda->getCallOperator(), Facts.lambdaArguments(*Lambda->getCallOperator()),
+            std::as_const(Facts).capturesOf(*Lambda), Handler, Observer);
   return true;
 }
 

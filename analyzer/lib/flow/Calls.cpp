@@ -47,6 +47,10 @@ ValueFact DeviceFlow::summaryCall(const CallExpr &Call, const FunctionDecl &Call
   // first argument is the object.
   if (isa<CXXOperatorCallExpr>(Call) && isa<CXXMethodDecl>(Definition) && !Args.empty())
     Args.erase(Args.begin());
+  // A lambda of this function is analysed with what it is called with here.
+  if (const auto *Method = dyn_cast<CXXMethodDecl>(Definition);
+      Method && Method->getParent()->isLambda())
+    Facts.recordLambdaCall(*Definition, Args);
   ValueFact Summary = Summaries.resultOf(*Definition, Args);
   return resultOf(Call, Summary.Devices, Summary.Dim);
 }

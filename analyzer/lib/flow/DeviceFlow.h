@@ -36,13 +36,13 @@ class DeviceFlow {
 public:
   // Arguments: the facts of the parameters (empty: unknown, the function
   // analysed on its own rather than for a summary).
-  // Module: for a method of a module class, what its fields and inputs
-  // start from (null: unknown).
+  // Entry: what the function starts from besides its arguments (a module's
+  // fields, a lambda's captures; null: nothing known).
   DeviceFlow(clang::ASTContext &Context, const ApiModel &Model, SummaryProvider &Summaries,
              llvm::ArrayRef<ValueFact> Arguments, FunctionFacts &Facts,
-             const ModuleContext *Module = nullptr)
+             const EntryFacts *Entry = nullptr)
       : Context(Context), Model(Model), Summaries(Summaries), Arguments(Arguments),
-        Facts(Facts), Function(Facts.function()), Module(Module) {}
+        Facts(Facts), Function(Facts.function()), Entry(Entry) {}
 
   // Runs to the fixed point. False when no CFG could be built.
   bool run();
@@ -125,7 +125,7 @@ private:
   llvm::ArrayRef<ValueFact> Arguments;
   FunctionFacts &Facts;
   const clang::FunctionDecl &Function;
-  const ModuleContext *Module;
+  const EntryFacts *Entry;
 
   std::unique_ptr<clang::CFG> Graph;
   std::vector<std::optional<FlowState>> BlockExit;

@@ -68,13 +68,13 @@ ValueFact DeviceFlow::initialFact(const ValueDecl &Decl) const {
 
 FlowState DeviceFlow::initialState() const {
   FlowState Initial;
-  if (Module) {
-    for (const auto &[Field, Fact] : Module->Fields)
-      Initial[Field] = Fact;
-    if (Module->InputDevice)
+  if (Entry) {
+    for (const auto &[Decl, Fact] : Entry->Known)
+      Initial[Decl] = Fact;
+    if (Entry->InputDevice)
       for (const ParmVarDecl *Param : Function.parameters())
         if (Model.isTensor(Param->getType()))
-          Initial[Param] = ValueFact::on(DeviceSet::of(*Module->InputDevice));
+          Initial[Param] = ValueFact::on(DeviceSet::of(*Entry->InputDevice));
   }
   if (Arguments.empty())
     return Initial;
@@ -146,6 +146,16 @@ void DeviceFlow::visitElement(const CFGElement &Element) {
       Facts.addReturned(factOf(Value));
     return;
   }
+  if (const auto *Lambda = dyn_cast<LambdaExpr>(S)) {
+    EntryFacts &Captured = Facts.capturesOf(*Lambda);
+    for (const LambdaCapture &Capture : Lambda->captures())
+      if (Capture.capturesVariable())
+        if (const ValueDecl *Var = Capture.getCapturedVar();
+            Model.classify(Var->getType()) != ValueKind::Other)
+          if (auto It = Current.find(Var); It != Current.end())
+            Captured.Known[Var] = It->second;
+    return;
+  }
   if (const auto *E = dyn_cast<Expr>(S)) {
     // Only calls matter among values the model does not track (Module::to
     // returns void, item() a Scalar).
@@ -197,12 +207,15 @@ void DeviceFlow::assign(const ValueDecl &Decl, ValueFact Fact, const Expr *Sourc
 }
 
 void DeviceFlow::forgetReferenceArguments(const CallExpr &Call, const FunctionDecl &Callee) {
-  unsigned Count = std::min(Call.getNumArgs(), Callee.getNumParams());
+  // An operator method's call lists the object first.
+  unsigned Offset = isa<CXXOperatorCallExpr>(Call) && isa<CXXMethodDecl>(Callee) ? 1 : 0;
+  unsigned Count = std::min(Call.getNumArgs() - std::min(Call.getNumArgs(), Offset),
+                            Callee.getNumParams());
   for (unsigned I = 0; I < Count; ++I) {
     QualType Param = Callee.getParamDecl(I)->getType();
     if (!Param->isReferenceType() || Param.getNonReferenceType().isConstQualified())
       continue;
-    if (const ValueDecl *Var = trackedDecl(stripCopies(Call.getArg(I))))
+    if (const ValueDecl *Var = trackedDecl(stripCopies(Call.getArg(I + Offset))))
       if (Model.classify(Var->getType()) != ValueKind::Other)
         Current[Var] = ValueFact::unknown();
   }

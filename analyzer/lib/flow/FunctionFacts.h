@@ -18,6 +18,7 @@ namespace clang {
 class CXXMemberCallExpr;
 class Expr;
 class FunctionDecl;
+class LambdaExpr;
 } // namespace clang
 
 namespace placelint::analysis {
@@ -67,6 +68,14 @@ std::optional<Conflict> findConflict(llvm::ArrayRef<Operand> Operands);
 // a scalar: of unknown rank counts, so that an unknown rank never reports.
 bool mayBeCpuScalar(const ValueFact &Fact);
 
+// What a function's analysis starts from besides its parameters: for a
+// method of a module, its fields' facts and the device of `forward`'s
+// tensor inputs; for a lambda, what it captured.
+struct EntryFacts {
+  llvm::DenseMap<const clang::ValueDecl *, ValueFact> Known;
+  std::optional<AbstractDevice> InputDevice;
+};
+
 class FunctionFacts {
 public:
   FunctionFacts(const clang::FunctionDecl &Function, BodyFacts &Body)
@@ -97,6 +106,21 @@ public:
   void setFieldsAtExit(llvm::DenseMap<const clang::ValueDecl *, ValueFact> Fields) {
     FieldsAtExit = std::move(Fields);
   }
+  // What each lambda of the function captured, as it was when the lambda
+  // was made.
+  EntryFacts &capturesOf(const clang::LambdaExpr &Lambda) { return Captures[&Lambda]; }
+  const EntryFacts *capturesOf(const clang::LambdaExpr &Lambda) const {
+    auto It = Captures.find(&Lambda);
+    return It == Captures.end() ? nullptr : &It->second;
+  }
+  // The facts of the arguments a lambda of the function is called with here,
+  // joined over its calls (empty when it is not called here).
+  void recordLambdaCall(const clang::FunctionDecl &CallOperator,
+                        llvm::ArrayRef<ValueFact> Arguments);
+  llvm::ArrayRef<ValueFact> lambdaArguments(const clang::FunctionDecl &CallOperator) const {
+    auto It = LambdaArguments.find(&CallOperator);
+    return It == LambdaArguments.end() ? llvm::ArrayRef<ValueFact>() : It->second;
+  }
 
 private:
   const clang::FunctionDecl &Function;
@@ -108,13 +132,9 @@ private:
   llvm::DenseMap<const clang::Expr *, unsigned> TransferIndex;
   ValueFact Returned;
   llvm::DenseMap<const clang::ValueDecl *, ValueFact> FieldsAtExit;
+  llvm::DenseMap<const clang::LambdaExpr *, EntryFacts> Captures;
+  llvm::DenseMap<const clang::FunctionDecl *, llvm::SmallVector<ValueFact, 2>> LambdaArguments;
 };
 
-// What a module's methods start from: its fields' facts, and the device of
-// `forward`'s tensor parameters.
-struct ModuleContext {
-  llvm::DenseMap<const clang::ValueDecl *, ValueFact> Fields;
-  std::optional<AbstractDevice> InputDevice;
-};
 
 } // namespace placelint::analysis

@@ -89,8 +89,8 @@ bool isModuleClass(const CXXRecordDecl &Class, const ApiModel &Model) {
 
 } // namespace
 
-std::unique_ptr<ModuleContext> FunctionSummaries::computeFields(const CXXRecordDecl &Class) {
-  auto Result = std::make_unique<ModuleContext>();
+std::unique_ptr<EntryFacts> FunctionSummaries::computeFields(const CXXRecordDecl &Class) {
+  auto Result = std::make_unique<EntryFacts>();
   llvm::SmallPtrSet<const ValueDecl *, 8> Registered;
   for (const CXXMethodDecl *Method : Class.methods()) {
     if (!Method->hasBody())
@@ -125,30 +125,30 @@ std::unique_ptr<ModuleContext> FunctionSummaries::computeFields(const CXXRecordD
         return !D.isConcrete() && Method->Encloses(D.symbol()->getDeclContext());
       });
       Kept.forgetTransfer();
-      ValueFact &Joined = Result->Fields[Field];
+      ValueFact &Joined = Result->Known[Field];
       Joined = Joined.join(Kept);
     }
   }
   ValueFact Moves = ValueFact::on(DeviceSet::of(AbstractDevice::ofModule(&Class)), ZeroDim::No);
   for (const ValueDecl *Field : Registered)
-    Result->Fields[Field] = Moves;
+    Result->Known[Field] = Moves;
   return Result;
 }
 
-const ModuleContext *FunctionSummaries::moduleContextOf(const FunctionDecl &Function) {
+const EntryFacts *FunctionSummaries::moduleEntryOf(const FunctionDecl &Function) {
   const auto *Method = dyn_cast<CXXMethodDecl>(&Function);
   if (!Method || isa<CXXConstructorDecl>(Method) || Method->isStatic() ||
       !isModuleClass(*Method->getParent(), Model))
     return nullptr;
   const CXXRecordDecl &Class = *Method->getParent();
-  std::unique_ptr<ModuleContext> &Fields = Modules[&Class];
+  std::unique_ptr<EntryFacts> &Fields = Modules[&Class];
   if (!Fields)
     Fields = computeFields(Class);
   if (!Method->getIdentifier() || Method->getName() != "forward")
     return Fields.get();
-  std::unique_ptr<ModuleContext> &Forward = ForwardContexts[&Class];
+  std::unique_ptr<EntryFacts> &Forward = ForwardContexts[&Class];
   if (!Forward) {
-    Forward = std::make_unique<ModuleContext>(*Fields);
+    Forward = std::make_unique<EntryFacts>(*Fields);
     Forward->InputDevice = AbstractDevice::ofModule(&Class);
   }
   return Forward.get();

@@ -33,7 +33,7 @@ public:
 
   // For a method of a module class (other than its constructors): what its
   // fields start from, and for `forward`, its inputs; null for anything else.
-  const ModuleContext *moduleContextOf(const clang::FunctionDecl &Function);
+  const EntryFacts *moduleEntryOf(const clang::FunctionDecl &Function);
 
 private:
   static constexpr unsigned kMaxDepth = 4;
@@ -41,15 +41,15 @@ private:
   // The fields of a module class as its constructors and other methods
   // leave them: registered parameters, buffers and submodules move with the
   // module (Module::to moves them), anything else stays where it was made.
-  std::unique_ptr<ModuleContext> computeFields(const clang::CXXRecordDecl &Class);
+  std::unique_ptr<EntryFacts> computeFields(const clang::CXXRecordDecl &Class);
 
   clang::ASTContext &Context;
   const ApiModel &Model;
   std::map<std::string, ValueFact> Cache;
   llvm::SmallPtrSet<const clang::FunctionDecl *, 8> InProgress;
-  std::map<const clang::CXXRecordDecl *, std::unique_ptr<ModuleContext>> Modules;
+  std::map<const clang::CXXRecordDecl *, std::unique_ptr<EntryFacts>> Modules;
   // The same fields with forward's inputs on the module's device.
-  std::map<const clang::CXXRecordDecl *, std::unique_ptr<ModuleContext>> ForwardContexts;
+  std::map<const clang::CXXRecordDecl *, std::unique_ptr<EntryFacts>> ForwardContexts;
 };
 
 // Whether the analysis can take Function's body at all.

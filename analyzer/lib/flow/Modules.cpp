@@ -15,10 +15,10 @@ using namespace clang;
 
 namespace {
 
-// The module's type without a pointer (`model->forward` is called on an
-// `Impl *`).
+// The module's own type: without a pointer (`model->forward` is called on
+// an `Impl *`) and before a conversion to a base (`Module::to`).
 QualType moduleType(const Expr &ModuleExpr) {
-  QualType Type = ModuleExpr.getType();
+  QualType Type = ModuleExpr.IgnoreParenImpCasts()->getType();
   return Type->isPointerType() ? Type->getPointeeType() : Type;
 }
 

@@ -95,6 +95,17 @@ void FunctionFacts::record(Operation Op) {
     Operations[It->second] = std::move(Op);
 }
 
+void FunctionFacts::recordLambdaCall(const FunctionDecl &CallOperator,
+                                     llvm::ArrayRef<ValueFact> Arguments) {
+  auto [It, Inserted] = LambdaArguments.try_emplace(&CallOperator);
+  if (Inserted) {
+    It->second.assign(Arguments.begin(), Arguments.end());
+    return;
+  }
+  for (size_t I = 0; I < It->second.size() && I < Arguments.size(); ++I)
+    It->second[I] = It->second[I].join(Arguments[I]);
+}
+
 void FunctionFacts::record(Transfer T) {
   auto [It, Inserted] = TransferIndex.try_emplace(T.Call, Transfers.size());
   if (Inserted)

@@ -17,6 +17,10 @@ ValueFact DeviceFlow::evaluateOperatorCall(const CXXOperatorCallExpr &Op) {
     return ValueFact::unknown();
   const Expr *Lhs = Op.getArg(0);
   ValueKind LhsKind = Model.classify(Lhs->getType());
+  // `net->` on a std::shared_ptr<Net> calls the operator of a base class of
+  // shared_ptr (libstdc++'s __shared_ptr_access).
+  if (LhsKind == ValueKind::Other)
+    LhsKind = Model.classify(Lhs->IgnoreParenImpCasts()->getType());
 
   if (Kind == OO_Call && LhsKind == ValueKind::Module) {
     llvm::SmallVector<const Expr *, 4> Inputs(Op.arguments());
@@ -24,6 +28,15 @@ ValueFact DeviceFlow::evaluateOperatorCall(const CXXOperatorCallExpr &Op) {
   }
   if ((Kind == OO_Arrow || Kind == OO_Star) && LhsKind == ValueKind::Module)
     return factOf(Lhs);
+  // Calling a lambda or another function object: a call, not an operation.
+  if (Kind == OO_Call && LhsKind != ValueKind::Tensor) {
+    const FunctionDecl *Callee = Op.getDirectCallee();
+    if (!Callee)
+      return untracked(Op);
+    forgetReferenceArguments(Op, *Callee);
+    return Model.classify(Op.getType()) == ValueKind::Other ? ValueFact()
+                                                            : summaryCall(Op, *Callee);
+  }
   if (Kind == OO_Equal && NumArgs == 2) {
     const ValueDecl *Target = trackedDecl(Lhs);
     ValueFact Value = factOf(Op.getArg(1));

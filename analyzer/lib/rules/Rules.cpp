@@ -3,8 +3,16 @@
 namespace placelint::analysis {
 
 llvm::ArrayRef<Diagnoser> allDiagnosers() {
-  static constexpr Diagnoser All[] = {diagnoseMixedDevice, diagnoseDiscardedTransfer,
-                                      diagnoseTransferInLoop};
+#define PL_DIAGNOSER_Check(Name) diagnose##Name,
+#define PL_DIAGNOSER_NotYet(Name)
+#define PL_RULE(Name, Analyzer, Mirror, Site, Id, Title, Summary, Runtime)                        \
+  PL_DIAGNOSER_##Analyzer(Name)
+  static constexpr Diagnoser All[] = {
+#include <placelint/rules.def>
+  };
+#undef PL_RULE
+#undef PL_DIAGNOSER_NotYet
+#undef PL_DIAGNOSER_Check
   return All;
 }
 

@@ -5,7 +5,6 @@
 
 #include <array>
 #include <cstddef>
-#include <optional>
 #include <string_view>
 
 namespace placelint {
@@ -35,12 +34,5 @@ constexpr const RuleInfo &ruleInfo(Rule R) {
 }
 
 constexpr std::string_view ruleId(Rule R) { return ruleInfo(R).id; }
-
-constexpr std::optional<Rule> findRule(std::string_view Id) {
-  for (const RuleInfo &Info : kRules)
-    if (Info.id == Id)
-      return Info.rule;
-  return std::nullopt;
-}
 
 } // namespace placelint

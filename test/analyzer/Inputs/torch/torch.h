@@ -11,6 +11,7 @@
 #include <initializer_list>
 #include <memory>
 #include <optional>
+#include <tuple>
 #include <string>
 #include <utility>
 #include <vector>
@@ -149,6 +150,21 @@ public:
   Tensor t() const;
   Tensor contiguous() const;
   Tensor detach() const;
+  Tensor clone() const;
+  Tensor std() const;
+  Tensor var() const;
+  Tensor all() const;
+  Tensor any() const;
+  Tensor max() const;
+  Tensor argmax(std::optional<int64_t> dim = std::nullopt, bool keepdim = false) const;
+  Tensor mean(IntArrayRef dim, bool keepdim = false) const;
+  Tensor sigmoid() const;
+  Tensor masked_fill(const Tensor &mask, const Scalar &value) const;
+  Tensor index_select(int64_t dim, const Tensor &index) const;
+  Tensor view_as(const Tensor &other) const;
+  Tensor operator[](int64_t index) const;
+  const Tensor &grad() const;
+  Tensor &mul_(const Scalar &other) const;
 };
 
 Tensor operator+(const Tensor &x, const Tensor &y);
@@ -177,8 +193,21 @@ Tensor add(const Tensor &self, const Tensor &other, const Scalar &alpha = 1);
 Tensor cat(const ITensorListRef &tensors, int64_t dim = 0);
 Tensor stack(TensorList tensors, int64_t dim = 0);
 Tensor relu(const Tensor &self);
+Tensor sigmoid(const Tensor &self);
+Tensor where(const Tensor &condition, const Tensor &self, const Tensor &other);
+Tensor nll_loss(const Tensor &self, const Tensor &target);
+Tensor mse_loss(const Tensor &self, const Tensor &target, int64_t reduction = 1);
 
 } // namespace at
+
+namespace c10 {
+// What a scripted module takes and returns.
+class IValue {
+public:
+  /* implicit */ IValue(at::Tensor t);
+  at::Tensor toTensor() const;
+};
+} // namespace c10
 
 namespace torch {
 using namespace at;
@@ -202,6 +231,8 @@ bool is_available();
 
 namespace nn {
 
+template <typename Contained> class ModuleHolder;
+
 class Module {
 public:
   virtual ~Module() = default;
@@ -209,9 +240,13 @@ public:
   virtual void to(torch::Dtype dtype, bool non_blocking = false);
   virtual void to(torch::Device device, bool non_blocking = false);
   std::vector<Tensor> parameters(bool recurse = true) const;
+  std::vector<Tensor> buffers(bool recurse = true) const;
   Tensor &register_parameter(std::string name, Tensor tensor, bool requires_grad = true);
+  Tensor &register_buffer(std::string name, Tensor tensor);
   template <typename ModuleType>
   std::shared_ptr<ModuleType> register_module(std::string name, std::shared_ptr<ModuleType> module);
+  template <typename ModuleType>
+  std::shared_ptr<ModuleType> register_module(std::string name, ModuleHolder<ModuleType> module_holder);
   void train(bool on = true);
   void eval();
 };
@@ -225,6 +260,7 @@ struct ModuleHolderIndicator {};
 template <typename Contained> class ModuleHolder : detail::ModuleHolderIndicator {
 public:
   ModuleHolder() : impl_(std::make_shared<Contained>()) {}
+  /* implicit */ ModuleHolder(std::nullptr_t) : impl_(nullptr) {}
   template <typename Head, typename... Tail>
   explicit ModuleHolder(Head &&head, Tail &&...tail)
       : impl_(new Contained(std::forward<Head>(head), std::forward<Tail>(tail)...)) {}
@@ -266,5 +302,99 @@ public:
 };
 TORCH_MODULE(ReLU);
 
+class DropoutImpl : public Cloneable<DropoutImpl> {
+public:
+  explicit DropoutImpl(double p = 0.5);
+  Tensor forward(Tensor input);
+};
+TORCH_MODULE(Dropout);
+
+struct CrossEntropyLossOptions {
+  auto weight(const Tensor &new_weight) -> decltype(*this) &;
+};
+class CrossEntropyLossImpl : public Cloneable<CrossEntropyLossImpl> {
+public:
+  explicit CrossEntropyLossImpl(const CrossEntropyLossOptions &options_ = {});
+  Tensor forward(const Tensor &input, const Tensor &target);
+};
+TORCH_MODULE(CrossEntropyLoss);
+
+class MSELossImpl : public Cloneable<MSELossImpl> {
+public:
+  MSELossImpl();
+  Tensor forward(const Tensor &input, const Tensor &target);
+};
+TORCH_MODULE(MSELoss);
+
+class LSTMImpl : public Cloneable<LSTMImpl> {
+public:
+  LSTMImpl(int64_t input_size, int64_t hidden_size);
+  std::tuple<Tensor, std::tuple<Tensor, Tensor>>
+  forward(const Tensor &input, std::optional<std::tuple<Tensor, Tensor>> hx_opt = {});
+};
+TORCH_MODULE(LSTM);
+
+class GRUImpl : public Cloneable<GRUImpl> {
+public:
+  GRUImpl(int64_t input_size, int64_t hidden_size);
+  std::tuple<Tensor, Tensor> forward(const Tensor &input, Tensor hx = {});
+};
+TORCH_MODULE(GRU);
+
+namespace functional {
+Tensor cross_entropy(const Tensor &input, const Tensor &target);
+} // namespace functional
+
 } // namespace nn
+
+namespace optim {
+class Optimizer {
+public:
+  virtual ~Optimizer() = default;
+  virtual Tensor step();
+  void zero_grad();
+};
+struct AdamOptions {
+  /* implicit */ AdamOptions(double lr = 1e-3);
+};
+class Adam : public Optimizer {
+public:
+  explicit Adam(std::vector<Tensor> params, AdamOptions defaults = {});
+};
+struct SGDOptions {
+  /* implicit */ SGDOptions(double lr);
+};
+class SGD : public Optimizer {
+public:
+  SGD(std::vector<Tensor> params, SGDOptions defaults);
+};
+} // namespace optim
+
+namespace data {
+template <typename Data = Tensor, typename Target = Tensor> struct Example {
+  Data data;
+  Target target;
+};
+// The loader a make_data_loader returns, iterated batch by batch.
+class StatelessDataLoader {
+public:
+  struct Iterator {
+    Example<> &operator*();
+    Iterator &operator++();
+    bool operator!=(const Iterator &other) const;
+  };
+  Iterator begin();
+  Iterator end();
+};
+std::unique_ptr<StatelessDataLoader> make_data_loader(int64_t batch_size);
+} // namespace data
+
+namespace jit {
+using IValue = c10::IValue;
+struct Module {
+  IValue forward(std::vector<IValue> inputs);
+  void to(at::Device device, bool non_blocking = false);
+};
+Module load(const std::string &filename, std::optional<c10::Device> device = std::nullopt);
+} // namespace jit
 } // namespace torch

@@ -22,6 +22,7 @@ class FunctionDecl;
 namespace placelint::analysis {
 
 class FunctionSummaries;
+struct EntryFacts;
 
 // Receives the fact of every tensor-, device-, options- or module-valued
 // expression of the analysed function once the fixed point is reached.
@@ -43,6 +44,11 @@ public:
   const ApiModel &model() const { return Model; }
 
 private:
+  // Arguments: the facts of the parameters (for a lambda, what the function
+  // around it calls it with); Entry: what else it starts from.
+  bool analyze(const clang::FunctionDecl &Function, llvm::ArrayRef<ValueFact> Arguments,
+               const EntryFacts *Entry, FindingsHandler &Handler, FactObserver Observer);
+
   clang::ASTContext &Context;
   ApiModel Model;
   std::unique_ptr<FunctionSummaries> Summaries;

@@ -1,0 +1,38 @@
+// RUN: %check_placement %s placement-mixed-device %t -- -- %mock_includes
+//
+// Helpers defined in the same file are followed (summaries of what they
+// return for the devices of their arguments); lambdas see what they capture.
+#include <torch/torch.h>
+
+void consume(const torch::Tensor &t);
+
+torch::Tensor causalMask(int64_t n) { return torch::ones({n, n}); }
+torch::Tensor onDeviceOf(const torch::Tensor &like) { return torch::zeros({4}, like.options()); }
+
+void helperReturnsAHostMask(const torch::Tensor &batch) {
+  torch::Tensor scores = batch.to(torch::kCUDA);
+  consume(scores.masked_fill(causalMask(4), -1e9));
+  // CHECK-MESSAGES: :[[@LINE-1]]:18: warning: 'scores' is on cuda but 'causalMask(4)' is on cpu in call to 'masked_fill' [placement-mixed-device]
+  // CHECK-MESSAGES: :[[@LINE-3]]:32: note: 'scores' was moved to cuda here
+  // CHECK-MESSAGES: :[[@LINE-3]]:30: note: 'causalMask(4)' was assigned a tensor on cpu here
+}
+
+void helperFollowsItsArgument(const torch::Tensor &batch) {
+  torch::Tensor scores = batch.to(torch::kCUDA);
+  consume(scores + onDeviceOf(scores));
+}
+
+void lambdaCapturesAHostTensor(const torch::Tensor &batch) {
+  torch::Tensor bias = torch::ones({4});
+  auto shift = [&](const torch::Tensor &x) { return x + bias; };
+  // CHECK-MESSAGES: :[[@LINE-1]]:55: warning: 'x' is on cuda but 'bias' is on cpu in call to 'operator+' [placement-mixed-device]
+  // CHECK-MESSAGES: :[[@LINE--2]]:23: note: 'x' was moved to cuda here
+  // CHECK-MESSAGES: :[[@LINE-4]]:24: note: 'bias' was created on cpu here
+  consume(shift(batch.to(torch::kCUDA)));
+}
+
+void lambdaCapturesByValue(const torch::Tensor &batch) {
+  torch::Tensor bias = torch::ones({4}).cuda();
+  auto shift = [bias](const torch::Tensor &x) { return x + bias; };
+  consume(shift(batch.to(torch::kCUDA)));
+}
