@@ -1,5 +1,6 @@
 #include "TransferInLoopCheck.h"
 
+#include "clang/AST/Decl.h"
 #include "clang/AST/Stmt.h"
 
 namespace clang::tidy::placement {
@@ -27,6 +28,15 @@ void TransferInLoopCheck::report(const RecordedFindings &Findings) {
     explicit Reporter(TransferInLoopCheck &Check) : Check(Check) {}
 
     void onInvariantTransferInLoop(const LoopTransferFinding &F) override {
+      if (F.PerCallOf) {
+        Check.diag(F.Call->getExprLoc(),
+                   "'%0' is moved to %1 on every call of '%2' but does not change between calls")
+            << Check.text(F.Receiver) << devices(F.Target) << F.PerCallOf->getName();
+        Check.diag(F.PerCallOf->getLocation(),
+                   "move it once, where the object is made (or register it as a buffer)",
+                   DiagnosticIDs::Note);
+        return;
+      }
       Check.diag(F.Call->getExprLoc(),
                  "'%0' is moved to %1 on every iteration but does not change in the loop")
           << Check.text(F.Receiver) << devices(F.Target);

@@ -173,6 +173,26 @@ bool ApiModel::isApiNamespace(llvm::StringRef Name) const {
 }
 
 const CXXRecordDecl *ApiModel::libraryModule(QualType Type) const {
+  const CXXRecordDecl *Record = moduleClass(Type);
+  return Record && isApiRecord(*Record) ? Record : nullptr;
+}
+
+const CXXRecordDecl *ApiModel::userModule(QualType Type) const {
+  const CXXRecordDecl *Record = moduleClass(Type);
+  return Record && !isApiRecord(*Record) ? Record : nullptr;
+}
+
+bool ApiModel::isApiRecord(const CXXRecordDecl &Record) const {
+  // Library modules live in the API namespaces (torch::nn, pl::nn).
+  const DeclContext *Outermost = nullptr;
+  for (const DeclContext *Ctx = Record.getDeclContext(); Ctx && !Ctx->isTranslationUnit();
+       Ctx = Ctx->getParent())
+    if (Ctx->isNamespace() && !cast<NamespaceDecl>(Ctx)->isInline())
+      Outermost = Ctx;
+  return Outermost && isApiNamespace(cast<NamespaceDecl>(Outermost)->getName());
+}
+
+const CXXRecordDecl *ApiModel::moduleClass(QualType Type) const {
   if (classify(Type) != ValueKind::Module)
     return nullptr;
   const CXXRecordDecl *Record = Type.getNonReferenceType()->getAsCXXRecordDecl();
@@ -199,16 +219,6 @@ const CXXRecordDecl *ApiModel::libraryModule(QualType Type) const {
     }
     break;
   }
-  if (!Record)
-    return nullptr;
-  // Library modules live in the API namespaces (torch::nn, pl::nn).
-  const DeclContext *Outermost = nullptr;
-  for (const DeclContext *Ctx = Record->getDeclContext(); Ctx && !Ctx->isTranslationUnit();
-       Ctx = Ctx->getParent())
-    if (Ctx->isNamespace() && !cast<NamespaceDecl>(Ctx)->isInline())
-      Outermost = Ctx;
-  if (!Outermost || !isApiNamespace(cast<NamespaceDecl>(Outermost)->getName()))
-    return nullptr;
   return Record;
 }
 

@@ -61,12 +61,12 @@ public:
 
   bool VisitBinaryOperator(BinaryOperator *Op) {
     if (Op->isAssignmentOp())
-      noteAssignedMember(Op->getLHS());
+      noteAssignment(Op->getLHS(), Op->getRHS());
     return true;
   }
   bool VisitCXXOperatorCallExpr(CXXOperatorCallExpr *Op) {
-    if (Op->isAssignmentOp() && Op->getNumArgs() >= 1)
-      noteAssignedMember(Op->getArg(0));
+    if (Op->isAssignmentOp() && Op->getNumArgs() == 2)
+      noteAssignment(Op->getArg(0), Op->getArg(1));
     return true;
   }
 
@@ -152,14 +152,22 @@ private:
   using Base = RecursiveASTVisitor<Collector>;
 
   template <typename Traverse> bool traverseLoop(const Stmt *Loop, Traverse Body) {
-    if (!Loops.empty())
+    if (!Loops.empty()) {
       Facts.ParentLoop[Loop] = Loops.back();
+      Facts.OuterLoops.insert(Loops.back());
+    }
     Loops.push_back(Loop);
     PeriodicInLoop.push_back(false);
     bool Continue = Body();
     PeriodicInLoop.pop_back();
     Loops.pop_back();
     return Continue;
+  }
+
+  void noteAssignment(const Expr *Target, const Expr *Value) {
+    if (const ValueDecl *Var = trackedDecl(Target))
+      Facts.Assignments[Var].push_back(Value);
+    noteAssignedMember(Target);
   }
 
   void noteAssignedMember(const Expr *Target) {

@@ -63,6 +63,14 @@ public:
   bool isMemberAssigned(const clang::VarDecl &Var, const clang::ValueDecl &Member) const {
     return AssignedMembers.contains({&Var, &Member});
   }
+  // Whether Loop has another loop inside it (an epoch loop around the
+  // batch loop: what it does once per epoch is not the hot path).
+  bool hasInnerLoop(const clang::Stmt &Loop) const { return OuterLoops.contains(&Loop); }
+  // The values assigned to Var in the body (`v = e;`), in source order.
+  llvm::ArrayRef<const clang::Expr *> assignmentsTo(const clang::ValueDecl &Var) const {
+    auto It = Assignments.find(&Var);
+    return It == Assignments.end() ? llvm::ArrayRef<const clang::Expr *>() : It->second;
+  }
   // The range a range-for's loop variable walks, or null.
   const clang::Expr *rangeOf(const clang::VarDecl &LoopVar) const {
     return RangeOfLoopVar.lookup(&LoopVar);
@@ -82,6 +90,8 @@ private:
   llvm::DenseSet<const clang::Expr *> Periodic;
   llvm::DenseMap<const clang::VarDecl *, const clang::Expr *> RangeOfLoopVar;
   llvm::DenseSet<const clang::VarDecl *> LoaderBatches;
+  llvm::DenseSet<const clang::Stmt *> OuterLoops;
+  llvm::DenseMap<const clang::ValueDecl *, llvm::SmallVector<const clang::Expr *, 2>> Assignments;
   llvm::DenseSet<std::pair<const clang::VarDecl *, const clang::ValueDecl *>> AssignedMembers;
   // Tensors given to an optimizer, and the loops that call its step().
   llvm::DenseSet<const clang::ValueDecl *> HeldByOptimizer;

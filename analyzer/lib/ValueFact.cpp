@@ -26,6 +26,7 @@ ValueFact ValueFact::join(const ValueFact &Other) const {
           {D, llvm::is_contained(Devices.devices(), D) ? originOf(D) : Other.originOf(D)});
   }
   Result.OptionsWithoutDevice = OptionsWithoutDevice && Other.OptionsWithoutDevice;
+  Result.AfterMismatch = AfterMismatch || Other.AfterMismatch;
   if (TransferCall == Other.TransferCall && TransferSource == Other.TransferSource) {
     Result.TransferCall = TransferCall;
     Result.TransferSource = TransferSource;

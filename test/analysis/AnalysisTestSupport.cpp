@@ -14,7 +14,6 @@
 
 #include <gtest/gtest.h>
 
-#include <chrono>
 
 namespace placelint::analysis::testing {
 
@@ -237,8 +236,9 @@ public:
   }
   void onInvariantTransferInLoop(const LoopTransferFinding &F) override {
     Lines.push_back("invariant " + line(F.Call->getExprLoc()) + " '" + text(F.Receiver) +
-                    "' to " + F.Target.describe(symbolName) + " loop " +
-                    line(F.Loop->getBeginLoc()));
+                    "' to " + F.Target.describe(symbolName) +
+                    (F.Loop ? " loop " + line(F.Loop->getBeginLoc())
+                            : " every call of " + F.PerCallOf->getNameAsString()));
   }
   void onRoundTripInLoop(const RoundTripFinding &F) override {
     Lines.push_back("roundtrip " + line(F.Call->getExprLoc()) + " '" + text(F.Receiver) +
@@ -323,13 +323,10 @@ AnalysisRun analyzeFunction(llvm::StringRef Code, llvm::StringRef FunctionName,
   DeviceAnalysis Analysis(Context, Profile);
   Recorder Findings(Context);
   llvm::DenseMap<const Expr *, ValueFact> Facts;
-  auto Start = std::chrono::steady_clock::now();
   Run.Analyzed = Analysis.analyze(*Function, Findings,
                                   [&](const Expr &E, const ValueFact &Fact) {
                                     Facts[&E] = Fact;
                                   });
-  Run.AnalysisSeconds =
-      std::chrono::duration<double>(std::chrono::steady_clock::now() - Start).count();
   Run.Findings = std::move(Findings.Lines);
 
   ProbeFinder Probes;

@@ -25,8 +25,6 @@ struct AnalysisRun {
   // The fact of the argument of each `probe(...)` call, in source order.
   std::vector<std::string> ProbeDevices;
   std::vector<ZeroDim> ProbeDims;
-  // Wall-clock time of the analysis alone (parsing excluded).
-  double AnalysisSeconds = 0;
 };
 
 // Parses Code (C++20) and analyses the function named FunctionName.

@@ -374,9 +374,10 @@ void f() {
               ElementsAre("mixed L8 'a'@cuda(moved L6) 'b'@cpu(created L7) in operator+"));
 }
 
-TEST(FindingsTest, LargeFunctionFinishesQuickly) {
+// Its cost is measured by bench/analyzer (the long-function case), not here.
+TEST(FindingsTest, LargeFunctionConverges) {
   // 5,000 statements in nested loops and branches.
-  std::string Body = "void f(int n, bool c, Device dev) {\n  Tensor acc = zeros({4});\n";
+  std::string Body = "void f(int n, bool c, Device dev) {\n  Tensor acc = load();\n";
   for (int Block = 0; Block < 250; ++Block) {
     Body += "  for (int i = 0; i < n; ++i) {\n    if (c) {\n";
     for (int S = 0; S < 8; ++S)
@@ -389,7 +390,6 @@ TEST(FindingsTest, LargeFunctionFinishesQuickly) {
   Body += "}\n";
   AnalysisRun Run = analyzeFunction("#include \"pl.h\"\nusing namespace pl;\n" + Body, "f");
   EXPECT_TRUE(Run.Analyzed);
-  EXPECT_LT(Run.AnalysisSeconds, 1.0);
   EXPECT_THAT(Run.Findings, IsEmpty());
 }
 

@@ -133,6 +133,9 @@ void roundTripThroughAHelper(int steps) {
     // CHECK-MESSAGES: :[[@LINE-1]]:32: warning: 'state' is copied from cuda to the host on every iteration of the loop [placement-transfer-in-loop]
     // CHECK-MESSAGES: :[[@LINE-3]]:3: note: in this loop
     state = hostOnlyNormalise(host).cuda();
+    // CHECK-MESSAGES: :[[@LINE-1]]:37: warning: 'hostOnlyNormalise(host)' is moved back to cuda right after it was moved to cpu, on every iteration [placement-transfer-in-loop]
+    // CHECK-MESSAGES: :[[@LINE-5]]:32: note: 'hostOnlyNormalise(host)' was moved to cpu here
+    // CHECK-MESSAGES: :[[@LINE-7]]:3: note: in this loop
   }
 }
 
@@ -149,3 +152,25 @@ void syncsInMacrosAndPrinting(int steps) {
     // CHECK-MESSAGES: :[[@LINE-7]]:3: note: in this loop
   }
 }
+
+// A member moved to the device on every call of a per-frame method.
+class Renderer {
+public:
+  Renderer(torch::Device device, int64_t classes)
+      : device_(device), palette_(torch::rand({classes, 3})) {}
+  torch::Tensor colorize(const torch::Tensor &labels) {
+    return palette_.to(device_).index_select(0, labels);
+    // CHECK-MESSAGES: :[[@LINE-1]]:21: warning: 'palette_' is moved to the device in 'device_' on every call of 'colorize' but does not change between calls [placement-transfer-in-loop]
+    // CHECK-MESSAGES: :[[@LINE-3]]:17: note: move it once, where the object is made (or register it as a buffer)
+  }
+  // Moving the member itself, once, is the fix.
+  void moveTo(torch::Device device) {
+    device_ = device;
+    palette_ = palette_.to(device);
+  }
+  torch::Tensor toHost() { return palette_.cpu(); }
+
+private:
+  torch::Device device_;
+  torch::Tensor palette_;
+};

@@ -52,7 +52,16 @@ ValueFact DeviceFlow::summaryCall(const CallExpr &Call, const FunctionDecl &Call
       Method && Method->getParent()->isLambda())
     Facts.recordLambdaCall(*Definition, Args);
   ValueFact Summary = Summaries.resultOf(*Definition, Args);
-  return resultOf(Call, Summary.Devices, Summary.Dim);
+  ValueFact Result = resultOf(Call, Summary.Devices, Summary.Dim);
+  // A host-only helper given a fresh copy of a device tensor returns data
+  // that came from that device (for round trips: `f(x.cpu()).to(dev)`).
+  std::optional<AbstractDevice> On = Result.Devices.single();
+  for (const ValueFact &Arg : Args)
+    if (On && On->isCpu() && Arg.TransferCall && Arg.Devices == Result.Devices) {
+      Result.TransferCall = Arg.TransferCall;
+      Result.TransferSource = Arg.TransferSource;
+    }
+  return Result;
 }
 
 ValueFact DeviceFlow::evaluateApiCall(const CallExpr &Call, const FunctionDecl &Callee,

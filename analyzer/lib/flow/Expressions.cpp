@@ -67,6 +67,19 @@ ValueFact DeviceFlow::evaluate(const Expr *E) {
   if (const auto *Member = dyn_cast<MemberExpr>(E)) {
     if (const ValueDecl *Field = trackedDecl(Member))
       return read(*Field, *Member);
+    // `layer->weight`: a parameter of a module, on the module's device.
+    if (Model.isTensor(E->getType()) && !isa<CXXThisExpr>(Member->getBase()->IgnoreParenImpCasts())) {
+      const Expr *Base = Member->getBase();
+      QualType BaseType = Base->getType();
+      if (Member->isArrow() && BaseType->isPointerType())
+        BaseType = BaseType->getPointeeType();
+      if (Model.classify(BaseType) == ValueKind::Module) {
+        ValueFact Module = factOf(Base);
+        ValueFact Parameter = ValueFact::on(Module.Devices, ZeroDim::No);
+        Parameter.From = Module.From;
+        return Parameter;
+      }
+    }
     if (const VarDecl *Batch = loaderBatchOf(*Member); Batch && Model.isTensor(E->getType())) {
       ValueFact Loaded = ValueFact::on(DeviceSet::of(AbstractDevice::cpu()), ZeroDim::No);
       Loaded.From = {OriginKind::Created, Batch->getLocation()};

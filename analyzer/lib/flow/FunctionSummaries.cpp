@@ -113,7 +113,8 @@ std::unique_ptr<EntryFacts> FunctionSummaries::computeFields(const CXXRecordDecl
         (Method->getIdentifier() && Method->getName() == "forward"))
       continue;
     BodyFacts Body(*Method->getBody(), Model);
-    if (!Body.mentionsApi())
+    const auto *Constructor = dyn_cast<CXXConstructorDecl>(Method);
+    if (!Body.mentionsApi() && !(Constructor && Constructor->getNumCtorInitializers()))
       continue;
     FunctionFacts Facts(*Method, Body);
     if (!DeviceFlow(Context, Model, *this, /*Arguments=*/{}, Facts).run())
@@ -133,6 +134,21 @@ std::unique_ptr<EntryFacts> FunctionSummaries::computeFields(const CXXRecordDecl
   for (const ValueDecl *Field : Registered)
     Result->Known[Field] = Moves;
   return Result;
+}
+
+bool FunctionSummaries::registersState(const CXXRecordDecl &Module) {
+  auto [It, Inserted] = Registers.try_emplace(&Module, false);
+  if (!Inserted || !Module.hasDefinition())
+    return It->second;
+  for (const CXXMethodDecl *Method : Module.getDefinition()->methods()) {
+    if (const auto *Ctor = dyn_cast<CXXConstructorDecl>(Method))
+      for (const CXXCtorInitializer *Init : Ctor->inits())
+        if (callsRegistration(Init->getInit()))
+          return It->second = true;
+    if (Method->hasBody() && callsRegistration(Method->getBody()))
+      return It->second = true;
+  }
+  return false;
 }
 
 const EntryFacts *FunctionSummaries::moduleEntryOf(const FunctionDecl &Function) {

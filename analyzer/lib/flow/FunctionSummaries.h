@@ -31,6 +31,8 @@ public:
   ValueFact resultOf(const clang::FunctionDecl &Callee,
                      llvm::ArrayRef<ValueFact> Arguments) override;
 
+  bool registersState(const clang::CXXRecordDecl &Module) override;
+
   // For a method of a module class (other than its constructors): what its
   // fields start from, and for `forward`, its inputs; null for anything else.
   const EntryFacts *moduleEntryOf(const clang::FunctionDecl &Function);
@@ -48,6 +50,7 @@ private:
   std::map<std::string, ValueFact> Cache;
   llvm::SmallPtrSet<const clang::FunctionDecl *, 8> InProgress;
   std::map<const clang::CXXRecordDecl *, std::unique_ptr<EntryFacts>> Modules;
+  std::map<const clang::CXXRecordDecl *, bool> Registers;
   // The same fields with forward's inputs on the module's device.
   std::map<const clang::CXXRecordDecl *, std::unique_ptr<EntryFacts>> ForwardContexts;
 };

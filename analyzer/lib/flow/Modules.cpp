@@ -38,8 +38,7 @@ void collectTensors(const Expr *Arg, const ApiModel &Model,
                isStdFunction(Call->getDirectCallee(), "make_pair") ||
                isStdFunction(Call->getDirectCallee(), "forward_as_tuple")))
     Elements = llvm::ArrayRef(Call->getArgs(), Call->getNumArgs());
-  else if (const auto *Construct = dyn_cast<CXXConstructExpr>(Arg);
-           Construct && Construct->getConstructor()->getParent()->isInStdNamespace())
+  else if (const auto *Construct = dyn_cast<CXXConstructExpr>(Arg)) // optional<tuple>, tuple
     Elements = llvm::ArrayRef(Construct->getArgs(), Construct->getNumArgs());
   else if (const auto *List = dyn_cast<InitListExpr>(Arg))
     Elements = llvm::ArrayRef(List->getInits(), List->getNumInits());
@@ -68,7 +67,11 @@ const Expr *optionsTensor(const Expr *E, const ApiModel &Model) {
 ValueFact DeviceFlow::newModule(const Expr &Creation, SourceLocation At,
                                 llvm::ArrayRef<const Expr *> Args) {
   ValueFact Module;
-  if (!Model.isStatelessModule(moduleType(Creation))) {
+  QualType Type = moduleType(Creation);
+  if (const CXXRecordDecl *User = Model.userModule(Type);
+      User && !Summaries.registersState(*User)) {
+    return ValueFact::unknown(); // nothing to be on a device
+  } else if (!Model.isStatelessModule(Type)) {
     Module = ValueFact::on(DeviceSet::of(AbstractDevice::cpu()), ZeroDim::No);
   } else {
     const Expr *Weight = nullptr;
@@ -93,8 +96,16 @@ ValueFact DeviceFlow::evaluateModuleMethod(const CXXMemberCallExpr &Call, String
     Params.Dim = ZeroDim::No;
     return Params;
   }
-  if (Name != "to" || Args.empty())
+  if (Name != "to" || Args.empty()) {
+    // Another method of a user's module (`decoder->step(token, state)`)
+    // computes with its parameters: its tensor result is on their device.
+    if (Model.isTensor(Call.getType()) && Model.userModule(moduleType(*Object))) {
+      ValueFact Module = factOf(Object);
+      return resultOf(Call, Module.Devices.isKnown() ? Module.Devices : DeviceSet::unknown(),
+                      ZeroDim::Unknown);
+    }
     return untracked(Call);
+  }
   // Module::to(device[, dtype]) moves the parameters in place.
   ValueKind ArgKind = Model.classify(Args[0]->getType());
   if (ArgKind != ValueKind::Device && ArgKind != ValueKind::DeviceType &&

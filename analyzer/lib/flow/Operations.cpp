@@ -30,18 +30,24 @@ std::optional<Conflict> findConflict(llvm::ArrayRef<Operand> Operands) {
       if (std::optional<AbstractDevice> B = Other->Fact.Devices.single();
           B && B->isConcrete() && compare(*A, *B) == Agreement::Differ)
         return Conflict{&First, Other, *A, *B, /*Definite=*/true};
-  // May: an operand on one concrete device against one that may be elsewhere.
+  // May: an operand on one concrete device against one that may be
+  // elsewhere; or against one moved to the same (variable) device on some
+  // paths only (`if (gpu) x = x.to(dev);` then `model(x)` with model on dev).
   for (size_t I = 0; I < Candidates.size(); ++I)
     for (size_t J = I + 1; J < Candidates.size(); ++J)
       for (auto [Uncertain, Known] :
            {std::pair{Candidates[I], Candidates[J]}, std::pair{Candidates[J], Candidates[I]}}) {
         std::optional<AbstractDevice> Definite = Known->Fact.Devices.single();
-        if (!Definite || !Definite->isConcrete())
+        if (!Definite)
           continue;
+        llvm::ArrayRef<AbstractDevice> Members = Uncertain->Fact.Devices.devices();
         std::optional<AbstractDevice> UncertainSingle = Uncertain->Fact.Devices.single();
-        if (UncertainSingle && UncertainSingle->isConcrete())
+        if (Definite->isConcrete() ? UncertainSingle && UncertainSingle->isConcrete()
+                                   : !llvm::any_of(Members, [&](const AbstractDevice &D) {
+                                       return compare(D, *Definite) == Agreement::Same;
+                                     }))
           continue;
-        for (const AbstractDevice &Member : Uncertain->Fact.Devices.devices()) {
+        for (const AbstractDevice &Member : Members) {
           Agreement Relation = compare(Member, *Definite);
           if (Relation == Agreement::Differ || Relation == Agreement::MayDiffer)
             return Conflict{Uncertain, Known, Member, *Definite, /*Definite=*/false};
@@ -58,13 +64,20 @@ ValueFact DeviceFlow::operation(const Expr &Call, StringRef Name,
   else if (Name == "matmul")
     Result.Dim = ZeroDim::Unknown;
   // The operation throws there: what follows it must not be reported again.
-  if (findConflict(Operands))
+  if (findConflict(Operands)) {
     Result.Devices = DeviceSet::unknown();
+    Result.AfterMismatch = true;
+  }
   Facts.record(Operation{&Call, Name.str(), std::move(Operands)});
   return Result;
 }
 
 ValueFact DeviceFlow::combine(const Expr &Call, llvm::ArrayRef<Operand> Operands) const {
+  if (llvm::any_of(Operands, [](const Operand &O) { return O.Fact.AfterMismatch; })) {
+    ValueFact Result = resultOf(Call, DeviceSet::unknown(), ZeroDim::Unknown);
+    Result.AfterMismatch = true;
+    return Result;
+  }
   // PyTorch's TensorIterator: 0-dim cpu inputs follow the other operands.
   bool AllCpuScalars =
       llvm::all_of(Operands, [](const Operand &O) { return mayBeCpuScalar(O.Fact); });
@@ -76,6 +89,10 @@ ValueFact DeviceFlow::combine(const Expr &Call, llvm::ArrayRef<Operand> Operands
                      : analysis::join(*Dim, O.Fact.Dim))
               : O.Fact.Dim;
     if (!AllCpuScalars && O.Promotable && mayBeCpuScalar(O.Fact))
+      continue;
+    // If the operation runs, an operand of unknown device is where the
+    // others are.
+    if (O.Fact.Devices.isUnknown())
       continue;
     if (std::optional<AbstractDevice> Single = O.Fact.Devices.single();
         Single && Devices.single() && compare(*Single, *Devices.single()) == Agreement::Same)

@@ -7,6 +7,7 @@
 #include "llvm/ADT/ArrayRef.h"
 
 namespace clang {
+class CXXRecordDecl;
 class FunctionDecl;
 } // namespace clang
 
@@ -19,6 +20,9 @@ public:
   // its parameters, in order); unknown when it cannot be said.
   virtual ValueFact resultOf(const clang::FunctionDecl &Callee,
                              llvm::ArrayRef<ValueFact> Arguments) = 0;
+  // Whether a module class of the unit registers parameters, buffers or
+  // submodules (a module that registers nothing has no device of its own).
+  virtual bool registersState(const clang::CXXRecordDecl &Module) = 0;
 };
 
 } // namespace placelint::analysis

@@ -9,6 +9,7 @@
 #include "flow/FunctionFacts.h"
 #include "placelint/analysis/Findings.h"
 
+#include "clang/AST/DeclCXX.h"
 #include "clang/AST/ExprCXX.h"
 
 namespace placelint::analysis {
@@ -32,6 +33,24 @@ bool isRoundTrip(const Transfer &T, const Stmt &Loop, BodyFacts &Body) {
   bool BackToSource = Source.TransferSource.isUnknown() ||
                       (Before && compare(*Before, *To) == Agreement::Same);
   return BackToSource && compare(*From, *To) != Agreement::Same;
+}
+
+// State carried across iterations that goes down and up again: `h` moved
+// to a device here, and assigned a copy moved to the host elsewhere in the
+// loop (`h = out.cpu();`). Returns that copy's transfer.
+const Transfer *parkedOnTheHost(const Transfer &T, const Stmt &Loop,
+                                const FunctionFacts &Facts) {
+  BodyFacts &Body = Facts.body();
+  std::optional<AbstractDevice> To = T.Target.single();
+  const ValueDecl *Var = trackedDecl(stripCopies(T.Call->getImplicitObjectArgument()));
+  if (T.IsSync || !To || To->isCpu() || !Var)
+    return nullptr;
+  for (const Expr *Value : Body.assignmentsTo(*Var))
+    for (const Transfer &Down : Facts.transfers())
+      if (stripCopies(Value) == Down.Call && Body.loopAround(*Down.Call) == &Loop &&
+          Down.Target.single() && Down.Target.single()->isCpu())
+        return &Down;
+  return nullptr;
 }
 
 // The same tensor, unchanged, to the same place on every iteration (and not
@@ -62,14 +81,39 @@ bool isSync(const Transfer &T) {
          llvm::none_of(From.devices(), [](const AbstractDevice &D) { return D.isCpu(); });
 }
 
+// A method that moves a field of its object to a device on every call
+// (`palette_.to(device_)` in a per-frame method, `pos_.to(x.device())` in
+// forward): the field does not change between calls, so it belongs on the
+// device once (moved in the constructor, or registered as a buffer).
+void diagnosePerCall(const Transfer &T, const FunctionFacts &Facts, FindingsHandler &Handler) {
+  const auto *Method = dyn_cast<CXXMethodDecl>(&Facts.function());
+  std::optional<AbstractDevice> To = T.Target.single();
+  const ValueDecl *Field = trackedDecl(stripCopies(T.Call->getImplicitObjectArgument()));
+  if (T.IsSync || !Method || isa<CXXConstructorDecl>(Method) || Method->isStatic() ||
+      Method->getParent()->isLambda() || !Field || !isa<FieldDecl>(Field) ||
+      !T.Target.isKnown() || (To && To->isCpu()) ||
+      !Facts.body().assignmentsTo(*Field).empty())
+    return;
+  std::optional<AbstractDevice> From = T.Source.Devices.single();
+  if (From && To && compare(*From, *To) == Agreement::Same)
+    return;
+  LoopTransferFinding Finding{T.Call, T.Call->getImplicitObjectArgument(), nullptr, T.Target};
+  Finding.PerCallOf = Method;
+  Handler.onInvariantTransferInLoop(Finding);
+}
+
 } // namespace
 
 void diagnoseTransferInLoop(const FunctionFacts &Facts, FindingsHandler &Handler) {
   BodyFacts &Body = Facts.body();
   for (const Transfer &T : Facts.transfers()) {
     const Stmt *Loop = Body.loopAround(*T.Call);
+    if (!Loop) {
+      diagnosePerCall(T, Facts, Handler);
+      continue;
+    }
     // Under `if (step % N == 0)` it is not every iteration.
-    if (!Loop || !T.Target.isKnown() || T.Source.Devices.isBottom() || Body.isPeriodic(*T.Call))
+    if (!T.Target.isKnown() || T.Source.Devices.isBottom() || Body.isPeriodic(*T.Call))
       continue;
     const Expr *Receiver = T.Call->getImplicitObjectArgument();
     if (isRoundTrip(T, *Loop, Body)) {
@@ -81,9 +125,19 @@ void diagnoseTransferInLoop(const FunctionFacts &Facts, FindingsHandler &Handler
       Finding.FirstTransfer = T.Source.TransferCall;
       Finding.Intermediate = T.Source.Devices;
       Handler.onRoundTripInLoop(Finding);
+    } else if (const Transfer *Down = parkedOnTheHost(T, *Loop, Facts)) {
+      RoundTripFinding Finding;
+      Finding.Call = T.Call;
+      Finding.Receiver = Receiver;
+      Finding.Loop = Loop;
+      Finding.Target = T.Target;
+      Finding.FirstTransfer = Down->Call;
+      Finding.Intermediate = Down->Target;
+      Handler.onRoundTripInLoop(Finding);
     } else if (isInvariant(T, *Loop, Body)) {
       Handler.onInvariantTransferInLoop({T.Call, Receiver, Loop, T.Target});
-    } else if (isSync(T)) {
+    } else if (isSync(T) && !Body.hasInnerLoop(*Loop)) {
+      // A sync once per epoch, after the batch loop, is not the hot path.
       SyncFinding Finding;
       Finding.Call = T.Call;
       Finding.Receiver = Receiver;

@@ -93,6 +93,10 @@ public:
   // `ReLU`, `ModuleHolder<ReLUImpl>` or `shared_ptr<ReLUImpl>`), or null
   // for user modules and other types.
   const clang::CXXRecordDecl *libraryModule(clang::QualType Type) const;
+  // The user's module class behind a module type (`Net` for `Net`,
+  // `NetImpl` for a TORCH_MODULE holder, `shared_ptr<Net>`), or null for
+  // library modules and other types.
+  const clang::CXXRecordDecl *userModule(clang::QualType Type) const;
   // A library module with no parameters or buffers of its own (activations,
   // dropout, pooling, losses): it runs on whatever device its input is on.
   bool isStatelessModule(clang::QualType Type) const;
@@ -115,6 +119,9 @@ private:
   ValueKind classifyByName(llvm::StringRef QualifiedName) const;
   bool isApiNamespace(llvm::StringRef Name) const;
   bool holdsTensors(clang::QualType Type) const;
+  bool isApiRecord(const clang::CXXRecordDecl &Record) const;
+  // The class behind a module type, through holders and shared_ptr.
+  const clang::CXXRecordDecl *moduleClass(clang::QualType Type) const;
 
   std::vector<ApiProfile> Profiles;
   mutable llvm::DenseMap<const clang::Type *, ValueKind> TypeCache;

@@ -11,6 +11,7 @@
 
 namespace clang {
 class Expr;
+class FunctionDecl;
 class Stmt;
 } // namespace clang
 
@@ -63,6 +64,9 @@ struct LoopTransferFinding {
   const clang::Expr *Receiver = nullptr; // the tensor transferred
   const clang::Stmt *Loop = nullptr;     // the innermost enclosing loop
   DeviceSet Target;                      // where the transfer moves it
+  // Instead of a loop: the method that moves a field of its object on
+  // every call.
+  const clang::FunctionDecl *PerCallOf = nullptr;
 };
 
 struct RoundTripFinding : LoopTransferFinding {

@@ -31,6 +31,9 @@ struct ValueFact {
   // devices it moved the tensor from (for round trips).
   const clang::Expr *TransferCall = nullptr;
   DeviceSet TransferSource;
+  // The result of an operation that mismatched: it would have thrown, so
+  // nothing computed from it is reported again.
+  bool AfterMismatch = false;
 
   static ValueFact on(DeviceSet Devices, ZeroDim Dim = ZeroDim::Unknown) {
     ValueFact Fact;
