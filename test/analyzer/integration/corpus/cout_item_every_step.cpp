@@ -21,7 +21,7 @@ int main() {
   torch::Tensor features = torch::randn({506, 13});
   torch::Tensor prices = features.matmul(torch::randn({13, 1})) + 0.1 * torch::randn({506, 1});
   auto loader = torch::data::make_data_loader<torch::data::samplers::RandomSampler>(
-      torch::data::datasets::TensorDataset({torch::cat({features, prices}, 1)}), 32);
+      torch::data::datasets::TensorDataset(torch::cat({features, prices}, 1)), 32);
 
   int64_t step = 0;
   for (int epoch = 0; epoch < 100; ++epoch) {

@@ -7,8 +7,8 @@
 #include <iostream>
 
 int main(int argc, char **argv) {
-  if (argc < 2) {
-    std::cerr << "usage: infer WEIGHTS.pt\n";
+  if (argc < 3) {
+    std::cerr << "usage: infer WEIGHTS.pt FEATURES.pt\n";
     return 1;
   }
   torch::nn::Sequential model(torch::nn::Linear(128, 64), torch::nn::ReLU(), torch::nn::Linear(64, 2));
@@ -16,7 +16,8 @@ int main(int argc, char **argv) {
   model->to(torch::kCUDA); // expect: placement-unguarded-cuda
   model->eval();
   torch::NoGradGuard no_grad;
-  auto features = torch::randn({16, 128});
+  torch::Tensor features;
+  torch::load(features, argv[2]);
   auto scores = model->forward(features.cuda()).softmax(1); // expect: placement-unguarded-cuda
   std::cout << scores.argmax(1).cpu() << "\n";
   return 0;
