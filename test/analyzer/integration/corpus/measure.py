@@ -152,7 +152,8 @@ def table(rows: List[Tuple[str, int, int, int]]) -> str:
 
 
 def relative(path: str) -> str:
-    return os.path.relpath(path, os.getcwd())
+    """Corpus programs by name, anything else as given."""
+    return os.path.relpath(path, HERE) if os.path.dirname(path) == HERE else path
 
 
 def main() -> int:
