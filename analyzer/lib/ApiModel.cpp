@@ -122,6 +122,17 @@ ValueKind ApiModel::classifyRecord(const CXXRecordDecl &Record) const {
     if (Template == "std::vector" && (classify(Element) == ValueKind::Tensor ||
                                       holdsTensors(Element)))
       return ValueKind::TensorList;
+    // A tuple or pair of tensors (what an LSTM takes and returns).
+    if (Template == "std::tuple" || Template == "std::pair")
+      for (const TemplateArgument &Arg : Spec->getTemplateArgs().asArray()) {
+        llvm::ArrayRef<TemplateArgument> Args =
+            Arg.getKind() == TemplateArgument::Pack ? Arg.pack_elements() : llvm::ArrayRef(Arg);
+        for (const TemplateArgument &Each : Args)
+          if (Each.getKind() == TemplateArgument::Type &&
+              (classify(Each.getAsType()) == ValueKind::Tensor ||
+               classify(Each.getAsType()) == ValueKind::TensorList))
+            return ValueKind::TensorList;
+      }
   }
   for (const CXXBaseSpecifier &Base : Definition->bases())
     if (const CXXRecordDecl *BaseRecord = Base.getType()->getAsCXXRecordDecl()) {
@@ -325,6 +336,7 @@ CallKind ApiModel::classifyTensorMethod(llvm::StringRef Name) {
       .Cases("int", "bool", "round", "floor", "ceil", CallKind::ShapePreserving)
       .Cases("clamp", "clamp_min", "clamp_max", "sign", "square", CallKind::ShapePreserving)
       .Cases("t", "transpose", "permute", "softmax", "log_softmax", CallKind::ShapePreserving)
+      .Cases("slice", "narrow", "flip", "roll", "tile", CallKind::ShapePreserving)
       .Cases("relu_", "exp_", "neg_", "abs_", "zero_", CallKind::ShapePreserving)
       .Cases("clamp_", "fill_", "uniform_", "normal_", "detach_", CallKind::ShapePreserving)
       .Cases("requires_grad_", "sigmoid_", "tanh_", "sqrt_", CallKind::ShapePreserving)

@@ -85,6 +85,9 @@ public:
     }
     const Expr *Object = Call->getImplicitObjectArgument();
     const CXXMethodDecl *Method = Call->getMethodDecl();
+    if (Object && Method && Method->getIdentifier() && Method->getName() == "to" &&
+        isa<CXXThisExpr>(Object->IgnoreParenImpCasts()))
+      Facts.MovesThis = true;
     if (Object && Method && Method->getIdentifier() && Method->getName() == "step" &&
         Facts.Model.isOptimizer(Object->getType()->isPointerType()
                                     ? Object->getType()->getPointeeType()
@@ -152,10 +155,8 @@ private:
   using Base = RecursiveASTVisitor<Collector>;
 
   template <typename Traverse> bool traverseLoop(const Stmt *Loop, Traverse Body) {
-    if (!Loops.empty()) {
+    if (!Loops.empty())
       Facts.ParentLoop[Loop] = Loops.back();
-      Facts.OuterLoops.insert(Loops.back());
-    }
     Loops.push_back(Loop);
     PeriodicInLoop.push_back(false);
     bool Continue = Body();
@@ -226,6 +227,9 @@ private:
 
 BodyFacts::BodyFacts(const Stmt &Body, const ApiModel &Model) : Model(Model) {
   Collector(*this).TraverseStmt(const_cast<Stmt *>(&Body));
+  for (const auto &[Call, Loop] : LoopOfCall)
+    for (const Stmt *Outer = ParentLoop.lookup(Loop); Outer; Outer = ParentLoop.lookup(Outer))
+      OuterLoops.insert(Outer);
 }
 
 BodyFacts::~BodyFacts() = default;

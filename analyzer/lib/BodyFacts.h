@@ -63,14 +63,18 @@ public:
   bool isMemberAssigned(const clang::VarDecl &Var, const clang::ValueDecl &Member) const {
     return AssignedMembers.contains({&Var, &Member});
   }
-  // Whether Loop has another loop inside it (an epoch loop around the
-  // batch loop: what it does once per epoch is not the hot path).
+  // Whether Loop has another loop inside it that works on tensors (an epoch
+  // loop around the batch loop: what it does once per epoch is not the hot
+  // path).
   bool hasInnerLoop(const clang::Stmt &Loop) const { return OuterLoops.contains(&Loop); }
   // The values assigned to Var in the body (`v = e;`), in source order.
   llvm::ArrayRef<const clang::Expr *> assignmentsTo(const clang::ValueDecl &Var) const {
     auto It = Assignments.find(&Var);
     return It == Assignments.end() ? llvm::ArrayRef<const clang::Expr *>() : It->second;
   }
+  // Whether the body calls `to` on its own object (a setup method that
+  // moves the module it belongs to).
+  bool movesThis() const { return MovesThis; }
   // The range a range-for's loop variable walks, or null.
   const clang::Expr *rangeOf(const clang::VarDecl &LoopVar) const {
     return RangeOfLoopVar.lookup(&LoopVar);
@@ -81,6 +85,7 @@ private:
 
   const ApiModel &Model;
   bool MentionsApi = false;
+  bool MovesThis = false;
   llvm::DenseMap<const clang::Expr *, const clang::Stmt *> LoopOfCall;
   llvm::DenseMap<const clang::Stmt *, const clang::Stmt *> ParentLoop;
   llvm::DenseMap<const clang::VarDecl *, const clang::Stmt *> LoopOfDecl;

@@ -20,6 +20,15 @@ ValueFact DeviceFlow::evaluateCall(const CallExpr &Call) {
   if ((isStdFunction(Callee, "move") || isStdFunction(Callee, "forward")) &&
       Call.getNumArgs() == 1)
     return factOf(Call.getArg(0));
+  // Tuples of tensors are lists: made by make_tuple, read by get<N>.
+  if (isStdFunction(Callee, "make_tuple") || isStdFunction(Callee, "make_pair") ||
+      isStdFunction(Callee, "forward_as_tuple")) {
+    llvm::SmallVector<const Expr *, 4> Elements(Call.arguments());
+    return newList(Elements);
+  }
+  if (isStdFunction(Callee, "get") && Call.getNumArgs() == 1 &&
+      Model.classify(Call.getArg(0)->getType()) == ValueKind::TensorList)
+    return factOf(Call.getArg(0));
   if ((isStdFunction(Callee, "make_shared") || isStdFunction(Callee, "make_unique")) &&
       Model.classify(Call.getType()) == ValueKind::Module) {
     llvm::SmallVector<const Expr *, 4> Args(Call.arguments());

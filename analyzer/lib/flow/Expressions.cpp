@@ -58,6 +58,11 @@ ValueFact DeviceFlow::evaluate(const Expr *E) {
   if (const auto *Conditional = dyn_cast<AbstractConditionalOperator>(E))
     return factOf(Conditional->getTrueExpr()).join(factOf(Conditional->getFalseExpr()));
   if (const auto *Ref = dyn_cast<DeclRefExpr>(E)) {
+    // `auto [out, state] = lstm(x, hx)`: each name is an element of the tuple.
+    if (const auto *Binding = dyn_cast<BindingDecl>(Ref->getDecl());
+        Binding && Binding->getDecomposedDecl() &&
+        Model.classify(Binding->getDecomposedDecl()->getType()) == ValueKind::TensorList)
+      return read(*Binding->getDecomposedDecl(), *Ref);
     if (isa<VarDecl>(Ref->getDecl()) || isa<BindingDecl>(Ref->getDecl()))
       return read(*Ref->getDecl(), *Ref);
     if (Model.classify(E->getType()) == ValueKind::DeviceType)

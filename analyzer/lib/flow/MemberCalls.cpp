@@ -21,6 +21,18 @@ bool isDimArgument(const Expr *Arg) {
   return Value->getType()->isIntegerType() || listElements(Arg).has_value();
 }
 
+bool isDataset(QualType Type) {
+  const CXXRecordDecl *Record = Type.getNonReferenceType()->getAsCXXRecordDecl();
+  if (!Record || !Record->hasDefinition())
+    return false;
+  auto Named = [](const CXXRecordDecl *R) { return R->getName().contains("Dataset"); };
+  return Named(Record) || Record->getQualifiedNameAsString().find("::datasets::") !=
+                              std::string::npos ||
+         !Record->getDefinition()->forallBases([&](const CXXRecordDecl *Base) {
+           return !Named(Base);
+         });
+}
+
 } // namespace
 
 ValueFact DeviceFlow::evaluateMemberCall(const CXXMemberCallExpr &Call) {
@@ -51,6 +63,13 @@ ValueFact DeviceFlow::evaluateMemberCall(const CXXMemberCallExpr &Call) {
     return ValueFact::unknown();
   case ValueKind::Other:
     break;
+  }
+  // A dataset (torch::data::datasets::MNIST, a user's Dataset) loads its
+  // tensors on the host.
+  if (Model.isTensor(Call.getType()) && isDataset(ObjectType)) {
+    ValueFact Loaded = ValueFact::on(DeviceSet::of(AbstractDevice::cpu()), ZeroDim::No);
+    Loaded.From = {OriginKind::Created, Call.getExprLoc()};
+    return Loaded;
   }
   forgetReferenceArguments(Call, *Method);
   if (ChangesThis)

@@ -9,6 +9,8 @@
 
 #include "clang/AST/ExprCXX.h"
 
+#include <functional>
+
 namespace placelint::analysis {
 
 using namespace clang;
@@ -27,23 +29,37 @@ QualType moduleType(const Expr &ModuleExpr) {
 void collectTensors(const Expr *Arg, const ApiModel &Model,
                     llvm::SmallVectorImpl<const Expr *> &Tensors) {
   Arg = Arg->IgnoreImplicit()->IgnoreParens();
-  ValueKind Kind = Model.classify(Arg->getType());
-  if (Kind == ValueKind::Tensor || Kind == ValueKind::TensorList) {
-    Tensors.push_back(Arg);
-    return;
-  }
   llvm::ArrayRef<const Expr *> Elements;
-  if (const auto *Call = dyn_cast<CallExpr>(Arg);
-      Call && (isStdFunction(Call->getDirectCallee(), "make_tuple") ||
-               isStdFunction(Call->getDirectCallee(), "make_pair") ||
-               isStdFunction(Call->getDirectCallee(), "forward_as_tuple")))
+  const auto *Call = dyn_cast<CallExpr>(Arg);
+  const FunctionDecl *Callee = Call ? Call->getDirectCallee() : nullptr;
+  ValueKind Kind = Model.classify(Arg->getType());
+  if (isStdFunction(Callee, "make_tuple") || isStdFunction(Callee, "make_pair") ||
+      isStdFunction(Callee, "forward_as_tuple"))
     Elements = llvm::ArrayRef(Call->getArgs(), Call->getNumArgs());
-  else if (const auto *Construct = dyn_cast<CXXConstructExpr>(Arg)) // optional<tuple>, tuple
+  else if (Kind == ValueKind::Tensor || Kind == ValueKind::TensorList)
+    return Tensors.push_back(Arg);
+  else if (const auto *Construct = dyn_cast<CXXConstructExpr>(Arg)) // optional<tuple>
     Elements = llvm::ArrayRef(Construct->getArgs(), Construct->getNumArgs());
   else if (const auto *List = dyn_cast<InitListExpr>(Arg))
     Elements = llvm::ArrayRef(List->getInits(), List->getNumInits());
   for (const Expr *Element : Elements)
     collectTensors(Element, Model, Tensors);
+}
+
+// Whether Method (of a module) calls `to` on its own object.
+bool movesItself(const CXXMethodDecl &Method) {
+  const FunctionDecl *Definition = Method.getDefinition();
+  if (!Definition || !Definition->getBody())
+    return false;
+  std::function<bool(const Stmt *)> Find = [&](const Stmt *S) {
+    if (const auto *Call = dyn_cast_or_null<CXXMemberCallExpr>(S))
+      if (const CXXMethodDecl *Callee = Call->getMethodDecl();
+          Callee && Callee->getIdentifier() && Callee->getName() == "to" &&
+          isa<CXXThisExpr>(Call->getImplicitObjectArgument()->IgnoreParenImpCasts()))
+        return true;
+    return S && llvm::any_of(S->children(), Find);
+  };
+  return Find(Definition->getBody());
 }
 
 // The tensor a loss's options hold: `w` in
@@ -99,11 +115,18 @@ ValueFact DeviceFlow::evaluateModuleMethod(const CXXMemberCallExpr &Call, String
   if (Name != "to" || Args.empty()) {
     // Another method of a user's module (`decoder->step(token, state)`)
     // computes with its parameters: its tensor result is on their device.
-    if (Model.isTensor(Call.getType()) && Model.userModule(moduleType(*Object))) {
-      ValueFact Module = factOf(Object);
+    const CXXRecordDecl *User = Model.userModule(moduleType(*Object));
+    ValueFact Module = factOf(Object);
+    // A method that moves the module itself (`Initialize(device)` calling
+    // `to(device)`): where it is now is not known.
+    if (const auto *Method = Call.getMethodDecl();
+        User && Method && movesItself(*Method))
+      if (const ValueDecl *Var = moduleDecl(Object))
+        Current[Var] = ValueFact::unknown();
+    ValueKind Result = Model.classify(Call.getType());
+    if (User && (Result == ValueKind::Tensor || Result == ValueKind::TensorList))
       return resultOf(Call, Module.Devices.isKnown() ? Module.Devices : DeviceSet::unknown(),
                       ZeroDim::Unknown);
-    }
     return untracked(Call);
   }
   // Module::to(device[, dtype]) moves the parameters in place.

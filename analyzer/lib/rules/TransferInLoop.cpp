@@ -92,7 +92,9 @@ void diagnosePerCall(const Transfer &T, const FunctionFacts &Facts, FindingsHand
   if (T.IsSync || !Method || isa<CXXConstructorDecl>(Method) || Method->isStatic() ||
       Method->getParent()->isLambda() || !Field || !isa<FieldDecl>(Field) ||
       !T.Target.isKnown() || (To && To->isCpu()) ||
-      !Facts.body().assignmentsTo(*Field).empty())
+      !Facts.body().assignmentsTo(*Field).empty() ||
+      llvm::is_contained(Facts.body().discardedTransfers(), T.Call) ||
+      Facts.body().movesThis())
     return;
   std::optional<AbstractDevice> From = T.Source.Devices.single();
   if (From && To && compare(*From, *To) == Agreement::Same)

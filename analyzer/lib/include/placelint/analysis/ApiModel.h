@@ -35,7 +35,7 @@ enum class ValueKind {
   DeviceType,    // the DeviceType enum (kCPU, kCUDA, ...)
   TensorOptions, // options that may carry a device
   Module,        // a module, a module holder, or a shared_ptr to a module
-  TensorList     // std::vector of tensors (or of values that may hold one)
+  TensorList     // std::vector, tuple or pair of tensors (or of values that may hold one)
 };
 
 // The names one profile contributes. Class names are fully qualified
