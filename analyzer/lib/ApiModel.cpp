@@ -113,15 +113,16 @@ ValueKind ApiModel::classifyRecord(const CXXRecordDecl &Record) const {
     return ValueKind::Other;
   // std::shared_ptr<Net> where Net is a module; std::vector<Tensor>.
   if (const auto *Spec = dyn_cast<ClassTemplateSpecializationDecl>(Definition);
-      Spec && Spec->getTemplateArgs().size() >= 1 &&
-      Spec->getTemplateArgs()[0].getKind() == TemplateArgument::Type) {
-    QualType Element = Spec->getTemplateArgs()[0].getAsType();
+      Spec && Spec->getTemplateArgs().size() >= 1) {
     std::string Template = Spec->getQualifiedNameAsString();
-    if (Template == "std::shared_ptr" && classify(Element) == ValueKind::Module)
-      return ValueKind::Module;
-    if (Template == "std::vector" && (classify(Element) == ValueKind::Tensor ||
-                                      holdsTensors(Element)))
-      return ValueKind::TensorList;
+    if (Spec->getTemplateArgs()[0].getKind() == TemplateArgument::Type) {
+      QualType Element = Spec->getTemplateArgs()[0].getAsType();
+      if (Template == "std::shared_ptr" && classify(Element) == ValueKind::Module)
+        return ValueKind::Module;
+      if (Template == "std::vector" && (classify(Element) == ValueKind::Tensor ||
+                                        holdsTensors(Element)))
+        return ValueKind::TensorList;
+    }
     // A tuple or pair of tensors (what an LSTM takes and returns).
     if (Template == "std::tuple" || Template == "std::pair")
       for (const TemplateArgument &Arg : Spec->getTemplateArgs().asArray()) {

@@ -43,3 +43,36 @@ void gruHiddenStateOnTheModelsDevice(torch::Device device, const torch::Tensor &
   torch::Tensor hidden = torch::zeros({1, 8, 32}, torch::device(device));
   auto out = gru->forward(batch.to(device), hidden);
 }
+
+// A user module returning (output, state) as a tuple: structured bindings
+// and std::get read its elements, on the module's device.
+struct CharModelImpl : torch::nn::Module {
+  CharModelImpl() : gru(register_module("gru", torch::nn::GRU(16, 32))) {}
+  std::tuple<torch::Tensor, torch::Tensor> forward(const torch::Tensor &x, const torch::Tensor &h);
+  torch::nn::GRU gru;
+};
+TORCH_MODULE(CharModel);
+
+void hiddenStateCarriedFromTheHost(torch::Device device, const torch::Tensor &corpus, int steps) {
+  CharModel model;
+  model->to(device);
+  torch::Tensor hidden = torch::zeros({1, 8, 32});
+  for (int step = 0; step < steps; ++step) {
+    auto [logits, next] = model->forward(corpus.to(device), hidden);
+    // CHECK-MESSAGES: :[[@LINE-1]]:34: warning: 'hidden' may be on cpu but 'corpus.to(device)' is on the device in 'device' in call to 'forward' [placement-mixed-device]
+    // CHECK-MESSAGES: :[[@LINE-4]]:26: note: 'hidden' was created on cpu here
+    // CHECK-MESSAGES: :[[@LINE-3]]:49: note: 'corpus.to(device)' was moved to the device in 'device' here
+    hidden = next.detach();
+  }
+}
+
+void hiddenStateCarriedOnTheDevice(torch::Device device, const torch::Tensor &corpus, int steps) {
+  CharModel model;
+  model->to(device);
+  torch::Tensor hidden = torch::zeros({1, 8, 32}, torch::device(device));
+  for (int step = 0; step < steps; ++step) {
+    auto out = model->forward(corpus.to(device), hidden);
+    hidden = std::get<1>(out).detach();
+    consume(std::get<0>(out) + hidden);
+  }
+}
