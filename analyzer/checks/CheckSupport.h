@@ -41,6 +41,7 @@ protected:
   // Turns the findings of one function into diagnostics.
   virtual void report(const placelint::analysis::RecordedFindings &Findings) = 0;
 
+  const SourceManager &sourceManager() const { return CurrentContext->getSourceManager(); }
   // The source text of an operand, as the user wrote it.
   std::string text(const Expr *E) const;
   // `cpu`, `cuda:1`, `the device in 'dev'`, `cpu or cuda`.

@@ -17,6 +17,8 @@ void RecordedFindings::replay(FindingsHandler &Handler) const {
     Handler.onRoundTripInLoop(Finding);
   for (const SyncFinding &Finding : Syncs)
     Handler.onSyncInLoop(Finding);
+  for (const CreateThenMoveFinding &Finding : CreatedThenMoved)
+    Handler.onCreateThenMove(Finding);
 }
 
 AnalysisCache &AnalysisCache::forCurrentThread() {

@@ -59,6 +59,12 @@ public:
     return true;
   }
 
+  bool VisitDeclRefExpr(DeclRefExpr *Ref) {
+    if (const auto *Var = dyn_cast<VarDecl>(Ref->getDecl()))
+      Facts.FirstUse.try_emplace(Var, Ref);
+    return true;
+  }
+
   bool VisitBinaryOperator(BinaryOperator *Op) {
     if (Op->isAssignmentOp())
       noteAssignment(Op->getLHS(), Op->getRHS());

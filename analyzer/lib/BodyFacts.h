@@ -15,6 +15,7 @@
 
 namespace clang {
 class CXXMemberCallExpr;
+class DeclRefExpr;
 class Expr;
 class LambdaExpr;
 class Stmt;
@@ -75,6 +76,10 @@ public:
   // Whether the body calls `to` on its own object (a setup method that
   // moves the module it belongs to).
   bool movesThis() const { return MovesThis; }
+  // The first reference to Var in the body after its declaration, or null.
+  const clang::DeclRefExpr *firstUseOf(const clang::VarDecl &Var) const {
+    return FirstUse.lookup(&Var);
+  }
   // The range a range-for's loop variable walks, or null.
   const clang::Expr *rangeOf(const clang::VarDecl &LoopVar) const {
     return RangeOfLoopVar.lookup(&LoopVar);
@@ -95,6 +100,7 @@ private:
   llvm::DenseSet<const clang::Expr *> Periodic;
   llvm::DenseMap<const clang::VarDecl *, const clang::Expr *> RangeOfLoopVar;
   llvm::DenseSet<const clang::VarDecl *> LoaderBatches;
+  llvm::DenseMap<const clang::VarDecl *, const clang::DeclRefExpr *> FirstUse;
   llvm::DenseSet<const clang::Stmt *> OuterLoops;
   llvm::DenseMap<const clang::ValueDecl *, llvm::SmallVector<const clang::Expr *, 2>> Assignments;
   llvm::DenseSet<std::pair<const clang::VarDecl *, const clang::ValueDecl *>> AssignedMembers;

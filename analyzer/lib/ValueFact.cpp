@@ -27,6 +27,8 @@ ValueFact ValueFact::join(const ValueFact &Other) const {
   }
   Result.OptionsWithoutDevice = OptionsWithoutDevice && Other.OptionsWithoutDevice;
   Result.AfterMismatch = AfterMismatch || Other.AfterMismatch;
+  if (HostFactory == Other.HostFactory)
+    Result.HostFactory = HostFactory;
   if (TransferCall == Other.TransferCall && TransferSource == Other.TransferSource) {
     Result.TransferCall = TransferCall;
     Result.TransferSource = TransferSource;

@@ -21,6 +21,9 @@ copy with -fix (unless --no-fix), and then:
 * Without CHECK-MESSAGES lines for the selected suffixes, the run must
   produce no diagnostic at all.
 
+-compile-fixed compiles the fixed copy with the clang arguments: fix-its
+must leave code that builds.
+
 -check-file=FILE takes the CHECK lines from FILE instead of the input (to
 run on a source the test cannot annotate, such as an example program).
 
@@ -149,6 +152,8 @@ class CheckRunner:
         if prefixes.fixes:
             filecheck(self.options.filecheck, self.options.check_file, self.copy,
                       ["--check-prefixes=" + ",".join(prefixes.fixes), "--match-full-lines"])
+        if self.options.compile_fixed:
+            self.compile_fixed()
         if not prefixes.messages:
             # Nothing pinned: any diagnostic at all is unexpected.
             if diagnostics.strip():
@@ -158,6 +163,12 @@ class CheckRunner:
         filecheck(self.options.filecheck, self.options.check_file, messages_file,
                   ["--check-prefixes=" + ",".join(prefixes.messages), "--dump-input=fail",
                    "--implicit-check-not={{warning|error|note}}:"])
+
+    def compile_fixed(self) -> None:
+        """The fixed copy must still compile: a fix-it that breaks the build is a bug."""
+        code, output = run([self.options.compiler, "-fsyntax-only"] + self.clang_args + [self.copy])
+        if code != 0:
+            raise TestFailure("%s mode: the fixed file does not compile:\n%s" % (self.mode, output))
 
     def show_fixes(self) -> None:
         code, diff = run(["diff", "-u", self.original_copy, self.copy])
@@ -192,6 +203,11 @@ def parse_arguments() -> Tuple[argparse.Namespace, List[str], List[str]]:
                         help="comma-separated FileCheck prefix suffixes")
     parser.add_argument("-check-file", dest="check_file",
                         help="the file holding the CHECK lines (default: the input)")
+    parser.add_argument("-compile-fixed", dest="compile_fixed", action="store_true",
+                        help="compile the fixed copy (with the clang arguments) and fail if it "
+                             "does not compile")
+    parser.add_argument("--compiler", default="clang++-19",
+                        help="the compiler -compile-fixed runs")
     parser.add_argument("--no-fix", action="store_true",
                         help="do not apply fix-its (for runs whose diagnostics may land in "
                              "headers outside the temporary copy)")

@@ -12,6 +12,19 @@ namespace placelint::analysis {
 
 using namespace clang;
 
+namespace {
+
+// `pinned_memory(true)` somewhere in a factory's options.
+bool mentionsPinnedMemory(const Stmt *S) {
+  if (const auto *Call = dyn_cast_or_null<CallExpr>(S))
+    if (const FunctionDecl *Callee = Call->getDirectCallee();
+        Callee && Callee->getIdentifier() && Callee->getName() == "pinned_memory")
+      return true;
+  return S && llvm::any_of(S->children(), mentionsPinnedMemory);
+}
+
+} // namespace
+
 ValueFact DeviceFlow::evaluateCall(const CallExpr &Call) {
   const FunctionDecl *Callee = Call.getDirectCallee();
   bool Tracked = Model.classify(Call.getType()) != ValueKind::Other;
@@ -94,6 +107,20 @@ ValueFact DeviceFlow::evaluateApiCall(const CallExpr &Call, const FunctionDecl &
     Fact.From = {OriginKind::Created, Call.getExprLoc()};
     return Fact;
   };
+  // No device given, nor pinned memory asked for (a pinned host tensor is
+  // made to be copied with non_blocking).
+  auto OnTheHostByDefault = [&] {
+    for (const Expr *Arg : Args) {
+      if (isDefaultArgument(Arg))
+        continue;
+      ValueKind ArgKind = Model.classify(Arg->getType());
+      if (ArgKind == ValueKind::Device || ArgKind == ValueKind::DeviceType ||
+          (ArgKind == ValueKind::TensorOptions && !factOf(Arg).OptionsWithoutDevice) ||
+          mentionsPinnedMemory(Arg))
+        return false;
+    }
+    return true;
+  };
   const DeviceSet OnCpu = DeviceSet::of(AbstractDevice::cpu());
   StringRef Name = Callee.getName();
   if (Model.classify(Call.getType()) == ValueKind::Module) {
@@ -119,7 +146,10 @@ ValueFact DeviceFlow::evaluateApiCall(const CallExpr &Call, const FunctionDecl &
     } else if (!Args.empty() && isEmptyList(Args[0])) {
       Dim = ZeroDim::Yes; // zeros({})
     }
-    return Created(FactoryDevice(OnCpu), Dim);
+    ValueFact Made = Created(FactoryDevice(OnCpu), Dim);
+    if (OnTheHostByDefault())
+      Made.HostFactory = &Call;
+    return Made;
   }
   case CallKind::WrapsHostMemory:
     return Created(FactoryDevice(OnCpu), ZeroDim::No);

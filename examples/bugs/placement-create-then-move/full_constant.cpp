@@ -2,10 +2,10 @@
 //
 // full() writes the constant into host memory, which is then copied to the
 // device; given the device, it fills the device memory directly. The
-// analyzer check for this rule is not written yet, and the runtime has no
-// mirror for it (optional in the design): the program runs clean on both
-// halves today. The copy shows in the sim transfer counters, which it
-// prints. On the cpu `to` returns the tensor itself.
+// analyzer reports it (with a fix-it that passes the device to full()); the
+// runtime has no mirror for it yet (optional in the design), so the program
+// runs clean. The copy shows in the sim transfer counters, which it prints.
+// On the cpu `to` returns the tensor itself.
 // parity: sim:0=report cpu=clean
 #include <iostream>
 

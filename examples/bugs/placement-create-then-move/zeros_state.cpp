@@ -2,9 +2,9 @@
 //
 // The zeros are written into host memory, then copied to the device; a
 // factory given the device allocates and fills them there, with no copy.
-// The analyzer check for this rule is not written yet, and the runtime has
-// no mirror for it (the design makes one optional): the program runs clean
-// on both halves today. The copy it makes is visible in the sim transfer
+// The analyzer reports it (with a fix-it that passes the device to zeros());
+// the runtime has no mirror for it yet (the design makes one optional), so
+// the program runs clean. The copy it makes is visible in the sim transfer
 // counters, which it prints. On the cpu `to` returns the tensor itself.
 // parity: sim:0=report cpu=clean
 #include <iostream>

@@ -10,6 +10,8 @@
 #include <string>
 
 namespace clang {
+class CallExpr;
+class CXXMemberCallExpr;
 class Expr;
 class FunctionDecl;
 class Stmt;
@@ -80,6 +82,18 @@ struct SyncFinding : LoopTransferFinding {
   bool FromDeviceVariable = false;
 };
 
+// A factory that made a tensor on the host (no device given) whose first
+// use is a move to a device.
+struct CreateThenMoveFinding {
+  const clang::CallExpr *Factory = nullptr;        // zeros({n}), ...
+  const clang::CXXMemberCallExpr *Move = nullptr;  // .to(device), .cuda()
+  // The tensor moved: the factory call itself, or the variable holding it.
+  const clang::Expr *Receiver = nullptr;
+  DeviceSet Target;
+  const clang::Stmt *Loop = nullptr; // the loop the move repeats in, if any
+  bool Hoistable = false;            // and the factory's arguments do not change in it
+};
+
 class FindingsHandler {
 public:
   virtual ~FindingsHandler();
@@ -94,6 +108,7 @@ public:
   virtual void onRoundTripInLoop(const RoundTripFinding &) {}
   // A copy from a device to the host on every iteration.
   virtual void onSyncInLoop(const SyncFinding &) {}
+  virtual void onCreateThenMove(const CreateThenMoveFinding &) {}
 };
 
 } // namespace placelint::analysis

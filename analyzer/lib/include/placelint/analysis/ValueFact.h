@@ -31,6 +31,9 @@ struct ValueFact {
   // devices it moved the tensor from (for round trips).
   const clang::Expr *TransferCall = nullptr;
   DeviceSet TransferSource;
+  // When the value is a tensor a factory made on the host (no device given)
+  // and nothing has computed with it yet: that factory call.
+  const clang::Expr *HostFactory = nullptr;
   // The result of an operation that mismatched: it would have thrown, so
   // nothing computed from it is reported again.
   bool AfterMismatch = false;
@@ -55,6 +58,7 @@ struct ValueFact {
   void forgetTransfer() {
     TransferCall = nullptr;
     TransferSource = DeviceSet();
+    HostFactory = nullptr;
   }
   friend bool operator==(const ValueFact &, const ValueFact &) = default;
 };

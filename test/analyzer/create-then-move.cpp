@@ -1,0 +1,60 @@
+// RUN: %check_placement %s placement-create-then-move %t -compile-fixed -- -- %mock_includes
+//
+// A factory builds a tensor on the host (no device given) and its first use
+// is a move to a device: the fix-it passes the device to the factory, and
+// the fixed file must compile.
+#include <torch/torch.h>
+
+void consume(const torch::Tensor &t);
+
+void chained(torch::Device device, int64_t n) {
+  torch::Tensor state = torch::zeros({n, 32}).to(device);
+  // CHECK-MESSAGES: :[[@LINE-1]]:47: warning: 'zeros' creates a tensor on the host only to move it to the device in 'device'; create it there [placement-create-then-move]
+  // CHECK-FIXES:   torch::Tensor state = torch::zeros({n, 32}, torch::TensorOptions().device(device));
+  torch::Tensor noise = torch::randn({n}).cuda();
+  // CHECK-MESSAGES: :[[@LINE-1]]:43: warning: 'randn' creates a tensor on the host only to move it to cuda; create it there [placement-create-then-move]
+  // CHECK-FIXES:   torch::Tensor noise = torch::randn({n}, torch::TensorOptions().device(torch::kCUDA));
+}
+
+void existingOptionsAreExtended(torch::Device device, int64_t n) {
+  torch::Tensor labels = torch::zeros({n}, torch::kLong).to(device);
+  // CHECK-MESSAGES: :[[@LINE-1]]:58: warning: 'zeros' creates a tensor on the host only to move it to the device in 'device'; create it there [placement-create-then-move]
+  // CHECK-FIXES:   torch::Tensor labels = torch::zeros({n}, torch::TensorOptions(torch::kLong).device(device));
+}
+
+void deviceAndDtypeMoveTogether(torch::Device device) {
+  torch::Tensor scale = torch::full({4}, 0.5).to(device, torch::kDouble);
+  // CHECK-MESSAGES: :[[@LINE-1]]:47: warning: 'full' creates a tensor on the host only to move it to the device in 'device'; create it there [placement-create-then-move]
+  // CHECK-FIXES:   torch::Tensor scale = torch::full({4}, 0.5, torch::TensorOptions().device(device).dtype(torch::kDouble));
+}
+
+void throughAVariable(torch::Device device, int64_t n) {
+  torch::Tensor mask = torch::ones({n, n});
+  // CHECK-FIXES:   torch::Tensor mask = torch::ones({n, n}, torch::TensorOptions().device(device));
+  consume(mask.to(device));
+  // CHECK-MESSAGES: :[[@LINE-1]]:16: warning: 'ones' creates a tensor on the host only to move it to the device in 'device'; create it there [placement-create-then-move]
+  // CHECK-MESSAGES: :[[@LINE-4]]:24: note: 'mask' was created on cpu here
+  // CHECK-FIXES:   consume(mask);
+}
+
+void everyIteration(torch::Device device, int steps) {
+  for (int i = 0; i < steps; ++i)
+    consume(torch::zeros({4}).to(device));
+    // CHECK-MESSAGES: :[[@LINE-1]]:31: warning: 'zeros' creates a tensor on the host only to move it to the device in 'device', on every iteration; create it there, once, before the loop [placement-create-then-move]
+    // CHECK-FIXES:     consume(torch::zeros({4}, torch::TensorOptions().device(device)));
+}
+
+// Written on the host first: the move is not the first use.
+void filledOnTheHost(torch::Device device, int64_t n) {
+  torch::Tensor table = torch::zeros({n});
+  table.mul_(2.0);
+  consume(table.to(device));
+}
+
+// A move to the cpu, a dtype-only to(), a factory given the device.
+void notAMove(torch::Device device, int64_t n) {
+  consume(torch::zeros({n}).to(torch::kCPU));
+  consume(torch::zeros({n}).to(torch::kDouble));
+  consume(torch::zeros({n}, torch::device(device)));
+  consume(torch::zeros({n}, torch::TensorOptions().device(device)).to(device));
+}
