@@ -44,6 +44,14 @@ void everyIteration(torch::Device device, int steps) {
     // CHECK-FIXES:     consume(torch::zeros({4}, torch::TensorOptions().device(device)));
 }
 
+void likeAHostTensor(torch::Device device) {
+  torch::Tensor host = torch::ones({4});
+  consume(host);
+  consume(torch::zeros_like(host).to(device));
+  // CHECK-MESSAGES: :[[@LINE-1]]:35: warning: 'zeros_like' creates a tensor on the host only to move it to the device in 'device'; create it there [placement-create-then-move]
+  // CHECK-FIXES:   consume(torch::zeros_like(host, torch::TensorOptions().device(device)));
+}
+
 // Written on the host first: the move is not the first use.
 void filledOnTheHost(torch::Device device, int64_t n) {
   torch::Tensor table = torch::zeros({n});

@@ -157,7 +157,11 @@ ValueFact DeviceFlow::evaluateApiCall(const CallExpr &Call, const FunctionDecl &
     return Created(FactoryDevice(OnCpu), ZeroDim::Yes);
   case CallKind::FactoryLike: {
     ValueFact Like = Args.empty() ? ValueFact::unknown() : factOf(Args[0]);
-    return Created(FactoryDevice(Like.Devices), Like.Dim);
+    ValueFact Made = Created(FactoryDevice(Like.Devices), Like.Dim);
+    std::optional<AbstractDevice> On = Made.Devices.single();
+    if (On && On->isCpu() && OnTheHostByDefault())
+      Made.HostFactory = &Call;
+    return Made;
   }
   case CallKind::SameDeviceOp: {
     llvm::SmallVector<Operand, 3> Operands;

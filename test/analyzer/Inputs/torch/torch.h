@@ -221,6 +221,7 @@ at::Tensor rand(at::IntArrayRef size, at::TensorOptions options = {});
 at::Tensor full(at::IntArrayRef size, const at::Scalar &fill_value, at::TensorOptions options = {});
 at::Tensor arange(const at::Scalar &end, at::TensorOptions options = {});
 at::Tensor scalar_tensor(const at::Scalar &s, at::TensorOptions options = {});
+at::Tensor zeros_like(const at::Tensor &self, at::TensorOptions options = {});
 at::Tensor tensor(double value, const at::TensorOptions &options = {});
 at::Tensor tensor(at::ArrayRef<double> values, const at::TensorOptions &options = {});
 
