@@ -305,8 +305,10 @@ class Fixes(ToolTest):
     def test_fix_applies_and_the_project_still_compiles(self):
         result = self.sample.run("--fix")
         self.assertEqual(1, result.returncode, result.stderr)
-        self.assertIn("applied 1 of 1 suggested fixes", result.stderr)
+        self.assertIn("applied 2 of 2 suggested fixes", result.stderr)
         self.assertIn("  weights = weights.to(pl::kCUDA);", self.sample.read("src/train.cpp"))
+        self.assertIn("  return pl::zeros({4, 4}, pl::device(device));",
+                      self.sample.read("src/train.cpp"))
         for unit in self.sample.units():
             command = unit["command"].split() + ["-fsyntax-only", "-Werror=unused-result"]
             compiled = subprocess.run(command, cwd=unit["directory"], stdout=subprocess.PIPE,
@@ -315,6 +317,7 @@ class Fixes(ToolTest):
         after = self.run_json()
         remaining = {rule for _, _, rule in json_findings(after)}
         self.assertNotIn("placement-discarded-transfer", remaining)
+        self.assertNotIn("placement-create-then-move", remaining)
 
     def test_export_fixes_writes_clang_tidy_yaml(self):
         exported = self.sample.path("fixes.yaml")

@@ -12,3 +12,7 @@ pl::Tensor moveWeights(pl::Tensor weights) {
   weights.to(pl::kCUDA); // expect: placement-discarded-transfer
   return sample::biased(weights);
 }
+
+pl::Tensor freshState(const pl::Device &device) {
+  return pl::zeros({4, 4}).to(device); // expect: placement-create-then-move
+}
