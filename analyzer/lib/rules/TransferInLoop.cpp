@@ -118,23 +118,25 @@ void diagnoseTransferInLoop(const FunctionFacts &Facts, FindingsHandler &Handler
     if (!T.Target.isKnown() || T.Source.Devices.isBottom() || Body.isPeriodic(*T.Call))
       continue;
     const Expr *Receiver = T.Call->getImplicitObjectArgument();
+    // The transfer this one undoes: just before it, or on the previous
+    // iteration (state parked on the host).
+    const Expr *Undone = nullptr;
+    DeviceSet Intermediate;
     if (isRoundTrip(T, *Loop, Body)) {
-      RoundTripFinding Finding;
-      Finding.Call = T.Call;
-      Finding.Receiver = Receiver;
-      Finding.Loop = Loop;
-      Finding.Target = T.Target;
-      Finding.FirstTransfer = T.Source.TransferCall;
-      Finding.Intermediate = T.Source.Devices;
-      Handler.onRoundTripInLoop(Finding);
+      Undone = T.Source.TransferCall;
+      Intermediate = T.Source.Devices;
     } else if (const Transfer *Down = parkedOnTheHost(T, *Loop, Facts)) {
+      Undone = Down->Call;
+      Intermediate = Down->Target;
+    }
+    if (Undone) {
       RoundTripFinding Finding;
       Finding.Call = T.Call;
       Finding.Receiver = Receiver;
       Finding.Loop = Loop;
       Finding.Target = T.Target;
-      Finding.FirstTransfer = Down->Call;
-      Finding.Intermediate = Down->Target;
+      Finding.FirstTransfer = Undone;
+      Finding.Intermediate = Intermediate;
       Handler.onRoundTripInLoop(Finding);
     } else if (isInvariant(T, *Loop, Body)) {
       Handler.onInvariantTransferInLoop({T.Call, Receiver, Loop, T.Target});
