@@ -19,6 +19,8 @@ void RecordedFindings::replay(FindingsHandler &Handler) const {
     Handler.onSyncInLoop(Finding);
   for (const CreateThenMoveFinding &Finding : CreatedThenMoved)
     Handler.onCreateThenMove(Finding);
+  for (const UnguardedCudaFinding &Finding : Unguarded)
+    Handler.onUnguardedCuda(Finding);
 }
 
 AnalysisCache &AnalysisCache::forCurrentThread() {

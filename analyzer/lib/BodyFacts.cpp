@@ -68,11 +68,16 @@ public:
   bool VisitBinaryOperator(BinaryOperator *Op) {
     if (Op->isAssignmentOp())
       noteAssignment(Op->getLHS(), Op->getRHS());
+    if (Op->isEqualityOp())
+      noteCompared({Op->getLHS(), Op->getRHS()});
     return true;
   }
   bool VisitCXXOperatorCallExpr(CXXOperatorCallExpr *Op) {
     if (Op->isAssignmentOp() && Op->getNumArgs() == 2)
       noteAssignment(Op->getArg(0), Op->getArg(1));
+    if ((Op->getOperator() == OO_EqualEqual || Op->getOperator() == OO_ExclaimEqual) &&
+        Op->getNumArgs() == 2)
+      noteCompared({Op->getArg(0), Op->getArg(1)});
     return true;
   }
 
@@ -169,6 +174,18 @@ private:
     PeriodicInLoop.pop_back();
     Loops.pop_back();
     return Continue;
+  }
+
+  // The device constants an equality compares, under their conversions.
+  void noteCompared(std::initializer_list<const Expr *> Operands) {
+    for (const Expr *E : Operands)
+      while (E) {
+        Facts.Compared.insert(E);
+        E = E->IgnoreImplicit();
+        Facts.Compared.insert(E);
+        const auto *Construct = dyn_cast<CXXConstructExpr>(E);
+        E = Construct && Construct->getNumArgs() >= 1 ? Construct->getArg(0) : nullptr;
+      }
   }
 
   void noteAssignment(const Expr *Target, const Expr *Value) {

@@ -76,6 +76,9 @@ public:
   // Whether the body calls `to` on its own object (a setup method that
   // moves the module it belongs to).
   bool movesThis() const { return MovesThis; }
+  // Whether E is compared (`dev.type() == kCUDA`): naming a device there
+  // asks for nothing.
+  bool isComparedDevice(const clang::Expr &E) const { return Compared.contains(&E); }
   // The first reference to Var in the body after its declaration, or null.
   const clang::DeclRefExpr *firstUseOf(const clang::VarDecl &Var) const {
     return FirstUse.lookup(&Var);
@@ -100,6 +103,7 @@ private:
   llvm::DenseSet<const clang::Expr *> Periodic;
   llvm::DenseMap<const clang::VarDecl *, const clang::Expr *> RangeOfLoopVar;
   llvm::DenseSet<const clang::VarDecl *> LoaderBatches;
+  llvm::DenseSet<const clang::Expr *> Compared;
   llvm::DenseMap<const clang::VarDecl *, const clang::DeclRefExpr *> FirstUse;
   llvm::DenseSet<const clang::Stmt *> OuterLoops;
   llvm::DenseMap<const clang::ValueDecl *, llvm::SmallVector<const clang::Expr *, 2>> Assignments;

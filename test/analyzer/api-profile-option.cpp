@@ -1,5 +1,5 @@
-// RUN: %check_placement %s 'placement-*' %t -- -- %mock_includes
-// RUN: %check_placement %s 'placement-*' %t -- \
+// RUN: %check_placement %s 'placement-*,-placement-create-then-move,-placement-unguarded-cuda' %t -- -- %mock_includes
+// RUN: %check_placement %s 'placement-*,-placement-create-then-move,-placement-unguarded-cuda' %t -- \
 // RUN:   -config="{CheckOptions: {placement-mixed-device.ApiProfile: pl, placement-discarded-transfer.ApiProfile: pl}}" -- %mock_includes
 // RUN: %check_placement -check-suffix=LIBTORCH %s 'placement-*' %t -- \
 // RUN:   -config="{CheckOptions: {ApiProfile: libtorch}}" -- %mock_includes

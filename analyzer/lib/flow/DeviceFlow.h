@@ -12,6 +12,7 @@
 //   Calls.cpp        free functions: the API model's, std's, the unit's
 //   Lists.cpp        lists of tensors, and cat / stack over them
 //   Operations.cpp   operations combining tensors, and PyTorch's device rule
+//   CudaGuards.cpp   where CUDA is asked for, and which availability checks guard it
 // What it finds goes to FunctionFacts; rules/ turn that into findings.
 #pragma once
 
@@ -60,6 +61,11 @@ private:
   // non-const member function of `this` may change every field.
   void forgetReferenceArguments(const clang::CallExpr &Call, const clang::FunctionDecl &Callee);
   void forgetFields();
+
+  // CudaGuards.cpp
+  // Where is a CUDA device written where one is asked for (not compared).
+  void noteCudaRequest(const clang::Expr &Where, const AbstractDevice &Device);
+  void resolveCudaGuards();
 
   // Expressions.cpp
   ValueFact factOf(const clang::Expr *E);
@@ -130,6 +136,7 @@ private:
   std::unique_ptr<clang::CFG> Graph;
   std::vector<std::optional<FlowState>> BlockExit;
   FlowState Current;
+  const clang::CFGBlock *CurrentBlock = nullptr;
 };
 
 } // namespace placelint::analysis

@@ -105,8 +105,10 @@ ValueFact DeviceFlow::evaluate(const Expr *E) {
   if (const auto *Binary = dyn_cast<BinaryOperator>(E); Binary && Binary->isCommaOp())
     return factOf(Binary->getRHS());
   if (const auto *Literal = dyn_cast<StringLiteral>(E))
-    if (std::optional<AbstractDevice> Device = parseDeviceString(Literal->getString()))
+    if (std::optional<AbstractDevice> Device = parseDeviceString(Literal->getString())) {
+      noteCudaRequest(*E, *Device);
       return ValueFact::on(DeviceSet::of(*Device));
+    }
   return ValueFact::unknown();
 }
 
@@ -134,8 +136,10 @@ ValueFact DeviceFlow::evaluateDeviceTypeConstant(const Expr *E) {
     if (llvm::APSInt::compareValues(Enumerator->getInitVal(), Value) != 0)
       continue;
     if (std::optional<DeviceKind> Type =
-            ApiModel::deviceKindOfEnumerator(Enumerator->getName()))
+            ApiModel::deviceKindOfEnumerator(Enumerator->getName())) {
+      noteCudaRequest(*E, AbstractDevice::ofType(*Type));
       return ValueFact::on(DeviceSet::of(AbstractDevice::ofType(*Type)));
+    }
     return ValueFact::unknown();
   }
   return ValueFact::unknown();
@@ -147,8 +151,10 @@ ValueFact DeviceFlow::deviceFromArguments(llvm::ArrayRef<const Expr *> Args) {
   if (Args.empty())
     return ValueFact::unknown();
   if (const StringLiteral *Literal = stringLiteralIn(Args[0])) {
-    if (std::optional<AbstractDevice> Device = parseDeviceString(Literal->getString()))
+    if (std::optional<AbstractDevice> Device = parseDeviceString(Literal->getString())) {
+      noteCudaRequest(*Literal, *Device);
       return ValueFact::on(DeviceSet::of(*Device));
+    }
     return ValueFact::unknown();
   }
   ValueKind Kind = Model.classify(Args[0]->getType());

@@ -38,6 +38,7 @@ bool DeviceFlow::run() {
     if (--Budget == 0)
       return false;
     Current = entryState(*Block);
+    CurrentBlock = Block;
     for (const CFGElement &Element : *Block)
       visitElement(Element);
     std::optional<FlowState> &Exit = BlockExit[Block->getBlockID()];
@@ -46,6 +47,8 @@ bool DeviceFlow::run() {
     Exit = std::move(Current);
     Worklist.enqueueSuccessors(Block);
   }
+  CurrentBlock = nullptr;
+  resolveCudaGuards();
   if (const std::optional<FlowState> &AtExit = BlockExit[Graph->getExit().getBlockID()]) {
     llvm::DenseMap<const ValueDecl *, ValueFact> Fields;
     for (const auto &[Decl, Fact] : *AtExit)

@@ -7,6 +7,7 @@
 #include "placelint/analysis/ValueFact.h"
 
 #include "llvm/ADT/DenseMap.h"
+#include "llvm/ADT/STLFunctionalExtras.h"
 #include "llvm/ADT/SmallVector.h"
 #include "llvm/ADT/StringRef.h"
 
@@ -52,6 +53,15 @@ struct Transfer {
   bool IsSync = false; // item(): the value itself comes to the host
 };
 
+// A CUDA device written in the code (`.cuda()`, `kCUDA`, `"cuda:1"` where a
+// device is expected), and whether an availability check guards it: every
+// path to it passed `cuda::is_available()` (or `device_count()`) being true.
+struct CudaRequest {
+  const clang::Expr *Where = nullptr;
+  unsigned Block = 0;
+  bool Guarded = false;
+};
+
 // Two operands of one operation that are, or may be, on different devices.
 struct Conflict {
   const Operand *First = nullptr;
@@ -87,6 +97,7 @@ public:
   // In the order the analysis first met them.
   llvm::ArrayRef<Operation> operations() const { return Operations; }
   llvm::ArrayRef<Transfer> transfers() const { return Transfers; }
+  llvm::ArrayRef<CudaRequest> cudaRequests() const { return CudaRequests; }
   const llvm::DenseMap<const clang::Expr *, ValueFact> &expressions() const {
     return ExprFacts;
   }
@@ -101,6 +112,9 @@ public:
   // previous one, so the last visit, at the fixed point, is what remains.
   void record(Operation Op);
   void record(Transfer T);
+  void recordCudaRequest(const clang::Expr &Where, unsigned Block);
+  // After the fixed point: which blocks an availability check guards.
+  void setCudaGuards(llvm::function_ref<bool(unsigned Block)> IsGuarded);
   llvm::DenseMap<const clang::Expr *, ValueFact> &mutableExpressions() { return ExprFacts; }
   void addReturned(const ValueFact &Fact) { Returned = Returned.join(Fact); }
   void setFieldsAtExit(llvm::DenseMap<const clang::ValueDecl *, ValueFact> Fields) {
@@ -130,6 +144,8 @@ private:
   llvm::DenseMap<const clang::Expr *, unsigned> OperationIndex;
   std::vector<Transfer> Transfers;
   llvm::DenseMap<const clang::Expr *, unsigned> TransferIndex;
+  std::vector<CudaRequest> CudaRequests;
+  llvm::DenseMap<const clang::Expr *, unsigned> CudaRequestIndex;
   ValueFact Returned;
   llvm::DenseMap<const clang::ValueDecl *, ValueFact> FieldsAtExit;
   llvm::DenseMap<const clang::LambdaExpr *, EntryFacts> Captures;

@@ -123,6 +123,19 @@ void FunctionFacts::recordLambdaCall(const FunctionDecl &CallOperator,
     It->second[I] = It->second[I].join(Arguments[I]);
 }
 
+void FunctionFacts::recordCudaRequest(const Expr &Where, unsigned Block) {
+  auto [It, Inserted] = CudaRequestIndex.try_emplace(&Where, CudaRequests.size());
+  if (Inserted)
+    CudaRequests.push_back({&Where, Block, false});
+  else
+    CudaRequests[It->second].Block = Block;
+}
+
+void FunctionFacts::setCudaGuards(llvm::function_ref<bool(unsigned Block)> IsGuarded) {
+  for (CudaRequest &Request : CudaRequests)
+    Request.Guarded = IsGuarded(Request.Block);
+}
+
 void FunctionFacts::record(Transfer T) {
   auto [It, Inserted] = TransferIndex.try_emplace(T.Call, Transfers.size());
   if (Inserted)

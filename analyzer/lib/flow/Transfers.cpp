@@ -40,6 +40,7 @@ ValueFact DeviceFlow::evaluateTransfer(const CXXMemberCallExpr &Call, StringRef 
   } else if (Name == "cuda") {
     std::optional<std::int16_t> Index = cudaIndexArgument(Call, Model, Context);
     Target = DeviceSet::of(Index ? AbstractDevice::cuda(*Index) : AbstractDevice::cuda());
+    noteCudaRequest(Call, *Target.single());
   } else {
     if (Call.getNumArgs() == 0)
       return Source;

@@ -1,4 +1,4 @@
-// RUN: %check_placement %s 'placement-*,-placement-create-then-move' %t -- -- %pl_includes
+// RUN: %check_placement %s 'placement-*,-placement-create-then-move,-placement-unguarded-cuda' %t -- -- %pl_includes
 //
 // A training step written against the real runtime headers (<pl/pl.h>),
 // not the mocks: the analyzer must recognise the runtime's own API.

@@ -201,6 +201,18 @@ Tensor mse_loss(const Tensor &self, const Tensor &target, int64_t reduction = 1)
 } // namespace at
 
 namespace c10 {
+namespace detail {
+[[noreturn]] void torchCheckFail(const char *func, const char *file, unsigned line,
+                                 const char *message);
+} // namespace detail
+} // namespace c10
+// As c10/util/Exception.h has it, less the message formatting.
+#define TORCH_CHECK(cond, ...)                                                                     \
+  if (__builtin_expect(static_cast<bool>(!(cond)), 0)) {                                          \
+    ::c10::detail::torchCheckFail(__func__, __FILE__, static_cast<unsigned>(__LINE__), #cond);    \
+  }
+
+namespace c10 {
 // What a scripted module takes and returns.
 class IValue {
 public:

@@ -31,6 +31,7 @@ public:
   void onRoundTripInLoop(const RoundTripFinding &F) override { RoundTrips.push_back(F); }
   void onSyncInLoop(const SyncFinding &F) override { Syncs.push_back(F); }
   void onCreateThenMove(const CreateThenMoveFinding &F) override { CreatedThenMoved.push_back(F); }
+  void onUnguardedCuda(const UnguardedCudaFinding &F) override { Unguarded.push_back(F); }
 
   // Calls Handler's methods in the order the findings were made within each kind.
   void replay(FindingsHandler &Handler) const;
@@ -42,6 +43,7 @@ private:
   std::vector<RoundTripFinding> RoundTrips;
   std::vector<SyncFinding> Syncs;
   std::vector<CreateThenMoveFinding> CreatedThenMoved;
+  std::vector<UnguardedCudaFinding> Unguarded;
 };
 
 // One per thread; holds the analyses of the current translation unit.

@@ -94,6 +94,11 @@ struct CreateThenMoveFinding {
   bool Hoistable = false;            // and the factory's arguments do not change in it
 };
 
+// A CUDA device written in the code on a path no availability check guards.
+struct UnguardedCudaFinding {
+  const clang::Expr *Request = nullptr; // `.cuda()`, `kCUDA`, `"cuda:1"`
+};
+
 class FindingsHandler {
 public:
   virtual ~FindingsHandler();
@@ -109,6 +114,7 @@ public:
   // A copy from a device to the host on every iteration.
   virtual void onSyncInLoop(const SyncFinding &) {}
   virtual void onCreateThenMove(const CreateThenMoveFinding &) {}
+  virtual void onUnguardedCuda(const UnguardedCudaFinding &) {}
 };
 
 } // namespace placelint::analysis

@@ -1,0 +1,27 @@
+#include "UnguardedCudaCheck.h"
+
+#include "clang/AST/Expr.h"
+
+namespace clang::tidy::placement {
+
+using namespace placelint::analysis;
+
+void UnguardedCudaCheck::report(const RecordedFindings &Findings) {
+  class Reporter : public FindingsHandler {
+  public:
+    explicit Reporter(UnguardedCudaCheck &Check) : Check(Check) {}
+
+    void onUnguardedCuda(const UnguardedCudaFinding &F) override {
+      Check.diag(F.Request->getExprLoc(),
+                 "CUDA is requested with no cuda::is_available() check on this path; the "
+                 "program fails on a machine without a GPU");
+    }
+
+  private:
+    UnguardedCudaCheck &Check;
+  };
+  Reporter Handler(*this);
+  Findings.replay(Handler);
+}
+
+} // namespace clang::tidy::placement

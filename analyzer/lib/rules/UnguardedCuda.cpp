@@ -1,0 +1,34 @@
+// placement-unguarded-cuda: CUDA asked for in the code (`.cuda()`, `kCUDA`,
+// `"cuda:1"` where a device is expected) on a path that no
+// `cuda::is_available()` / `device_count()` check guards
+// (docs/rules/placement-unguarded-cuda.md). A device that comes from
+// outside (a parameter, a parsed flag) is not a request of the code's.
+#include "rules/Rules.h"
+
+#include "flow/FunctionFacts.h"
+#include "placelint/analysis/Findings.h"
+
+#include "clang/AST/ASTContext.h"
+#include "clang/Basic/SourceManager.h"
+#include "clang/AST/Expr.h"
+#include "llvm/ADT/DenseSet.h"
+
+namespace placelint::analysis {
+
+using namespace clang;
+
+void diagnoseUnguardedCuda(const FunctionFacts &Facts, FindingsHandler &Handler) {
+  // One finding a line: `x.to(torch::Device(torch::kCUDA, 1))` asks once.
+  llvm::DenseSet<unsigned> Lines;
+  const SourceManager &SM = Facts.function().getASTContext().getSourceManager();
+  for (const CudaRequest &Request : Facts.cudaRequests()) {
+    if (Request.Guarded)
+      continue;
+    SourceLocation At = SM.getExpansionLoc(Request.Where->getExprLoc());
+    if (!Lines.insert(SM.getExpansionLineNumber(At)).second)
+      continue;
+    Handler.onUnguardedCuda({Request.Where});
+  }
+}
+
+} // namespace placelint::analysis

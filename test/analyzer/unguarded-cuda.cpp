@@ -1,0 +1,64 @@
+// RUN: %check_placement %s placement-unguarded-cuda %t -- -- %mock_includes
+//
+// CUDA asked for in the code (`.cuda()`, `kCUDA`, `"cuda:1"` where a device
+// is expected) must be guarded by an availability check on every path: an
+// if, an early return, a ternary, TORCH_CHECK, assert. A check that only
+// prints lets the request go ahead; a device from outside is not the code's
+// request; comparing a device with kCUDA asks for nothing.
+#include <torch/torch.h>
+#include <cassert>
+#include <cstdio>
+void consume(const torch::Tensor &t);
+void unguarded(torch::nn::Linear model) {
+  model->to(torch::kCUDA);
+  // CHECK-MESSAGES: :[[@LINE-1]]:13: warning: CUDA is requested with no cuda::is_available() check on this path; the program fails on a machine without a GPU [placement-unguarded-cuda]
+  consume(torch::ones({2}).cuda());
+  // CHECK-MESSAGES: :[[@LINE-1]]:28: warning: CUDA is requested with no cuda::is_available() check on this path; the program fails on a machine without a GPU [placement-unguarded-cuda]
+  consume(torch::ones({2}).to(torch::Device("cuda:1")));
+  // CHECK-MESSAGES: :[[@LINE-1]]:45: warning: CUDA is requested with no cuda::is_available() check on this path; the program fails on a machine without a GPU [placement-unguarded-cuda]
+}
+void guardedByIf(torch::nn::Linear model) {
+  if (torch::cuda::is_available()) {
+    model->to(torch::kCUDA);
+    consume(torch::ones({2}).cuda());
+  }
+}
+void guardedByEarlyReturn(torch::nn::Linear model) {
+  if (!torch::cuda::is_available())
+    return;
+  model->to(torch::kCUDA);
+}
+void printOnlyIsNoGuard(torch::nn::Linear model) {
+  if (!torch::cuda::is_available())
+    std::printf("no GPU\n");
+  model->to(torch::kCUDA);
+  // CHECK-MESSAGES: :[[@LINE-1]]:13: warning: CUDA is requested with no cuda::is_available() check on this path; the program fails on a machine without a GPU [placement-unguarded-cuda]
+}
+void ternary(torch::Tensor x) {
+  torch::Device device(torch::cuda::is_available() ? torch::kCUDA : torch::kCPU);
+  consume(x.to(device));
+}
+void fromOutside(torch::Device device, torch::Tensor x) {
+  consume(x.to(device));
+  if (device.type() == torch::kCUDA)
+    consume(x);
+}
+void checkedByMacros(torch::nn::Linear model, torch::nn::Linear head) {
+  TORCH_CHECK(torch::cuda::is_available(), "this program needs a GPU");
+  model->to(torch::kCUDA);
+}
+void checkedByAssert(torch::nn::Linear model) {
+  assert(torch::cuda::is_available());
+  model->to(torch::kCUDA);
+}
+// The model moved under the check, its input not.
+void splitPlacement(torch::nn::Linear model, torch::Tensor x) {
+  if (torch::cuda::is_available())
+    model->to(torch::kCUDA);
+  consume(model(x.cuda()));
+  // CHECK-MESSAGES: :[[@LINE-1]]:19: warning: CUDA is requested with no cuda::is_available() check on this path; the program fails on a machine without a GPU [placement-unguarded-cuda]
+}
+void countChecked(torch::Tensor x) {
+  if (torch::cuda::device_count() > 1)
+    consume(x.to(torch::Device(torch::kCUDA, 1)));
+}
