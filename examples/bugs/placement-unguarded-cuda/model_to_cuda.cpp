@@ -2,9 +2,8 @@
 //
 // Elsewhere than on a GPU machine the runtime raises pl::DeviceError at the
 // move, naming the rule and this line (Module::to takes the call site from
-// std::source_location). The analyzer check for this rule is not written
-// yet: the analyzer half of the parity test only asserts that the other
-// checks stay silent.
+// std::source_location). The analyzer reports the request: nothing on the
+// path checks pl::cuda::is_available().
 // parity: default=report-without-cuda
 #include <iostream>
 

@@ -3,9 +3,8 @@
 // Written on a machine with a GPU, the program assumes one. Elsewhere the
 // runtime raises pl::DeviceError at the request, naming the rule and this
 // line (the call site comes from std::source_location), whatever other
-// device the machine has. The analyzer check for this rule is not written
-// yet: the analyzer half of the parity test only asserts that the other
-// checks stay silent.
+// device the machine has. The analyzer reports the request: nothing on the
+// path checks pl::cuda::is_available().
 // parity: default=report-without-cuda
 #include <iostream>
 
