@@ -11,9 +11,13 @@
 
 namespace bugs {
 
-// A batch as a data loader would hand it over: fresh host memory each call.
+// A batch as a data loader would hand it over: fresh host memory each call,
+// written on the host (here with random values) before the caller moves it,
+// so moving it is the normal pattern, not placement-create-then-move.
 inline pl::Tensor load_batch(std::int64_t rows, std::int64_t columns) {
-  return pl::rand({rows, columns});
+  pl::Tensor batch = pl::empty({rows, columns});
+  batch.copy_(pl::rand({rows, columns}));
+  return batch;
 }
 
 inline const char *program_name(const char *argv0) {

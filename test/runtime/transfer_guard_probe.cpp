@@ -18,7 +18,9 @@ int main() {
       break;
     }
     std::fflush(stdout);
-    const pl::Tensor weights = pl::ones({4});
+    // Computed on the host, not fresh from a factory (that would be
+    // placement-create-then-move): the probe is about repeated copies.
+    const pl::Tensor weights = pl::ones({4}).mul(2);
     for (int step = 0; step < 2; ++step) {
       const pl::Tensor on_device = weights.to(pl::Device("sim:0"));
       std::fflush(stdout);

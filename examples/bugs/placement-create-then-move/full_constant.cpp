@@ -2,10 +2,11 @@
 //
 // full() writes the constant into host memory, which is then copied to the
 // device; given the device, it fills the device memory directly. The
-// analyzer reports it (with a fix-it that passes the device to full()); the
-// runtime has no mirror for it yet (optional in the design), so the program
-// runs clean. The copy shows in the sim transfer counters, which it prints.
-// On the cpu `to` returns the tensor itself.
+// analyzer reports it (with a fix-it that passes the device to full()); under
+// PL_TRANSFER_GUARD=log or disallow the runtime reports the tensor moved
+// before anything used it, naming this line as the factory's and the move's.
+// The copy also shows in the sim transfer counters, which it prints. On the
+// cpu `to` returns the tensor itself and nothing is reported.
 // parity: sim:0=report cpu=clean
 #include <iostream>
 

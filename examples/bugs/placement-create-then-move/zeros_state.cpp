@@ -3,9 +3,11 @@
 // The zeros are written into host memory, then copied to the device; a
 // factory given the device allocates and fills them there, with no copy.
 // The analyzer reports it (with a fix-it that passes the device to zeros());
-// the runtime has no mirror for it yet (the design makes one optional), so
-// the program runs clean. The copy it makes is visible in the sim transfer
-// counters, which it prints. On the cpu `to` returns the tensor itself.
+// under PL_TRANSFER_GUARD=log or disallow the runtime reports the tensor
+// moved before anything used it, naming this line as the factory's and the
+// move's. The copy it makes is also visible in the sim transfer counters,
+// which it prints. On the cpu `to` returns the tensor itself and nothing is
+// reported.
 // parity: sim:0=report cpu=clean
 #include <iostream>
 

@@ -8,6 +8,8 @@
 #include <cstdint>
 #include <functional>
 #include <memory>
+#include <optional>
+#include <source_location>
 #include <vector>
 
 #include <pl/device.h>
@@ -35,6 +37,21 @@ public:
   std::uint32_t version() const noexcept { return version_; }
   void bump_version() noexcept { ++version_; }
 
+  // placement-create-then-move: a storage a host factory just made, that no
+  // op, view or data access has read yet, remembers the factory's call site
+  // so that the transfer guard can name it when the storage is moved at once.
+  void mark_fresh_from_host_factory(std::source_location factory) noexcept {
+    fresh_from_factory_ = factory;
+  }
+  // Called on every read; the check keeps the hot path free of stores.
+  void mark_used() noexcept {
+    if (fresh_from_factory_.has_value()) [[unlikely]]
+      fresh_from_factory_.reset();
+  }
+  const std::optional<std::source_location> &fresh_from_factory() const noexcept {
+    return fresh_from_factory_;
+  }
+
 private:
   void *data_;
   std::size_t nbytes_;
@@ -42,6 +59,7 @@ private:
   std::uint64_t id_;
   std::uint32_t version_ = 0;
   bool owned_;
+  std::optional<std::source_location> fresh_from_factory_;
   std::function<void(void *)> deleter_;
 };
 

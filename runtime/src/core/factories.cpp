@@ -43,6 +43,12 @@ std::int64_t element_count(IntArrayRef sizes) {
 
 namespace detail {
 
+Tensor host_factory_result(Tensor made, const TensorOptions &options, SourceLocation loc) {
+  if (!options.has_device())
+    made.impl()->storage->mark_fresh_from_host_factory(loc);
+  return made;
+}
+
 Tensor tensor_from_host(const void *values, std::int64_t count, ScalarType type, bool zero_dim,
                         TensorOptions options, SourceLocation loc) {
   const Device device = resolve_device(options.device(), loc);
@@ -54,7 +60,7 @@ Tensor tensor_from_host(const void *values, std::int64_t count, ScalarType type,
     std::memcpy(host.data_ptr(), values, static_cast<std::size_t>(count) * element_size(type));
   Tensor converted = cast(host, options.dtype_opt().value_or(type));
   if (device.is_cpu())
-    return converted;
+    return host_factory_result(converted, options, loc);
   Tensor out = make_tensor(sizes, converted.dtype(), device);
   if (count > 0)
     backend_of(device).copy_from_host(out.data_ptr(), device.index(), converted.data_ptr(),
@@ -65,19 +71,21 @@ Tensor tensor_from_host(const void *values, std::int64_t count, ScalarType type,
 } // namespace detail
 
 Tensor empty(IntArrayRef sizes, TensorOptions options, SourceLocation loc) {
-  return detail::make_tensor(sizes, options.dtype(), detail::resolve_device(options.device(), loc));
+  return detail::host_factory_result(
+      detail::make_tensor(sizes, options.dtype(), detail::resolve_device(options.device(), loc)),
+      options, loc);
 }
 
 Tensor zeros(IntArrayRef sizes, TensorOptions options, SourceLocation loc) {
   Tensor out = empty(sizes, options, loc);
   detail::fill_values(*out.impl(), 0);
-  return out;
+  return detail::host_factory_result(out, options, loc);
 }
 
 Tensor ones(IntArrayRef sizes, TensorOptions options, SourceLocation loc) {
   Tensor out = empty(sizes, options, loc);
   detail::fill_values(*out.impl(), 1);
-  return out;
+  return detail::host_factory_result(out, options, loc);
 }
 
 Tensor full(IntArrayRef sizes, const Scalar &fill_value, TensorOptions options,
@@ -86,7 +94,7 @@ Tensor full(IntArrayRef sizes, const Scalar &fill_value, TensorOptions options,
     options = options.dtype(fill_value.promotion_type());
   Tensor out = empty(sizes, options, loc);
   detail::fill_values(*out.impl(), fill_value);
-  return out;
+  return detail::host_factory_result(out, options, loc);
 }
 
 Tensor scalar_tensor(const Scalar &value, TensorOptions options, SourceLocation loc) {
@@ -122,7 +130,8 @@ Tensor arange(const Scalar &start, const Scalar &end, const Scalar &step, Tensor
   for (std::int64_t i = 0; i < count; ++i)
     values[static_cast<std::size_t>(i)] = first + static_cast<double>(i) * increment;
   const Device device = detail::resolve_device(options.device(), loc);
-  return from_host_doubles(values, {count}, options.dtype(), device);
+  return detail::host_factory_result(from_host_doubles(values, {count}, options.dtype(), device),
+                                     options, loc);
 }
 
 Tensor randn(IntArrayRef sizes, TensorOptions options, SourceLocation loc) {
@@ -136,7 +145,8 @@ Tensor randn(IntArrayRef sizes, TensorOptions options, SourceLocation loc) {
     for (double &value : values)
       value = normal(generator());
   }
-  return from_host_doubles(values, sizes, options.dtype(), device);
+  return detail::host_factory_result(from_host_doubles(values, sizes, options.dtype(), device),
+                                     options, loc);
 }
 
 Tensor rand(IntArrayRef sizes, TensorOptions options, SourceLocation loc) {
@@ -150,7 +160,8 @@ Tensor rand(IntArrayRef sizes, TensorOptions options, SourceLocation loc) {
     for (double &value : values)
       value = uniform(generator());
   }
-  return from_host_doubles(values, sizes, options.dtype(), device);
+  return detail::host_factory_result(from_host_doubles(values, sizes, options.dtype(), device),
+                                     options, loc);
 }
 
 void manual_seed(std::uint64_t seed) {

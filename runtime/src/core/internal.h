@@ -61,6 +61,9 @@ inline Device common_device(std::string_view op, ArrayRef<NamedTensor> operands,
     const TensorImpl *impl = operand.tensor->impl().get();
     if (impl == nullptr) [[unlikely]]
       undefined_operand_error(op, operand.name);
+    // Being an operand is a use, even of an op that then fails (as the
+    // analyzer sees it): the tensor is no longer fresh from its factory.
+    impl->storage->mark_used();
     if (first == nullptr)
       first = impl;
     else if (impl->device != first->device)
@@ -85,6 +88,11 @@ backend::TensorArg broadcast_arg(const TensorImpl &impl, IntArrayRef out_sizes);
 backend::ScalarArg scalar_arg(const Scalar &value);
 // The value of a 0-dim cpu tensor as a Scalar of its kind.
 Scalar cpu_scalar_value(const TensorImpl &impl);
+// `made` as a factory returns it: when options name no device it was made on
+// the host, and its storage is marked fresh from the factory at loc (the
+// transfer guard reports moving it before any use: placement-create-then-move).
+// Call it last: filling the values counts as a use.
+Tensor host_factory_result(Tensor made, const TensorOptions &options, std::source_location loc);
 // Sets every element (a new tensor's initial values: no version bump).
 void fill_values(const TensorImpl &impl, const Scalar &value);
 // A copy of t converted to dtype on its device (t itself when it has dtype).

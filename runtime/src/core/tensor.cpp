@@ -49,6 +49,7 @@ Tensor make_tensor(IntArrayRef sizes, ScalarType dtype, Device device) {
 Tensor make_view(const Tensor &base, std::vector<std::int64_t> sizes,
                  std::vector<std::int64_t> strides, std::int64_t storage_offset) {
   const TensorImpl &source = *base.impl();
+  source.storage->mark_used();
   auto impl = std::make_shared<TensorImpl>();
   impl->storage = source.storage;
   impl->device = source.device;
@@ -64,6 +65,8 @@ Tensor make_view(const Tensor &base, std::vector<std::int64_t> sizes,
 
 backend::TensorArg kernel_arg(const TensorImpl &impl) {
   PL_ASSERT(impl.sizes.size() <= static_cast<std::size_t>(backend::kMaxDims));
+  // Every op, data_ptr() and print reads a tensor through here.
+  impl.storage->mark_used();
   backend::TensorArg arg{};
   char *base = static_cast<char *>(impl.storage->data());
   // An empty storage has no memory; views of it keep a null pointer.
@@ -111,6 +114,7 @@ backend::ScalarArg scalar_arg(const Scalar &value) {
 
 Scalar cpu_scalar_value(const TensorImpl &impl) {
   PL_ASSERT(impl.device.is_cpu() && impl.numel == 1);
+  impl.storage->mark_used();
   const char *data = static_cast<const char *>(impl.storage->data()) +
                      impl.storage_offset * static_cast<std::int64_t>(element_size(impl.dtype));
   return backend::visit_dtype(impl.dtype, [&](auto tag) -> Scalar {

@@ -1,4 +1,5 @@
-// The transfer guard (placement-transfer-in-loop). Bookkeeping is per
+// The transfer guard (placement-transfer-in-loop, placement-create-then-move).
+// Bookkeeping is per
 // thread and bounded: a ring of recent transfers, and per-call-site counts
 // that are dropped when too many call sites accumulate.
 #include <array>
@@ -67,7 +68,7 @@ struct CallSiteHash {
   }
 };
 
-enum class Finding : std::uint8_t { RepeatedTransfer, HostSyncLimit };
+enum class Finding : std::uint8_t { RepeatedTransfer, HostSyncLimit, CreateThenMove };
 
 struct ReportedKey {
   CallSite site;
@@ -158,6 +159,20 @@ void guard_transfer(std::string_view op, const TensorImpl &src, Device target, S
     return;
   ThreadState &state = thread_state();
   const CallSite site{loc.file_name(), loc.line(), loc.column()};
+
+  // A host factory's tensor moved to a device before anything read it: the
+  // factory could have made it there. copy_ into an existing device buffer
+  // is not a move of a new tensor.
+  const std::optional<std::source_location> &factory = src.storage->fresh_from_factory();
+  if (factory.has_value() && !target.is_cpu() && op != "copy_") {
+    const CallSite factory_site{factory->file_name(), factory->line(), factory->column()};
+    std::ostringstream message;
+    message << PL_RULE_ID_CreateThenMove ": " << op << ": the tensor made on the host by the "
+            << "factory at " << where(factory_site) << " is moved to " << target << " at "
+            << where(site) << " before anything used it; create it on " << target
+            << " (pass the device in the factory's options)";
+    report(state, level, Finding::CreateThenMove, site, message.str());
+  }
   const TransferRecord record{
       src.storage->id(), src.storage->version(), src.storage_offset, src.numel, dtype, target};
 
