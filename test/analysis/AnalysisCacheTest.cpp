@@ -27,7 +27,7 @@ public:
 
 TEST(AnalysisCacheTest, AnalysesOnceAndReplaysToEveryHandler) {
   std::unique_ptr<ASTUnit> Unit = tooling::buildASTFromCodeWithArgs(
-      R"cpp(#include "pl.h"
+      R"cpp(#include <pl/pl.h>
 using namespace pl;
 void f(Tensor t) {
   Tensor a = zeros({2}).cuda();
@@ -35,9 +35,7 @@ void f(Tensor t) {
   t.cuda();
 }
 )cpp",
-      {"-std=c++20"}, "input.cc", "placelint-test", std::make_shared<PCHContainerOperations>(),
-      tooling::getClangStripDependencyFileAdjuster(),
-      {{"std_mock.h", StdMockHeader}, {"pl.h", PlMockHeader}});
+      snippetArgs(), "input.cc", "placelint-test");
   ASSERT_TRUE(Unit);
   ASTContext &Context = Unit->getASTContext();
   using namespace ast_matchers;

@@ -14,206 +14,26 @@
 
 #include <gtest/gtest.h>
 
-
 namespace placelint::analysis::testing {
 
 using namespace clang;
 
-// The few standard names the mocks use, freestanding: the tests run without
-// a clang resource directory, so no real standard header can be included.
-const char *const StdMockHeader = R"cpp(
-#pragma once
-namespace std {
-template <class E> class initializer_list {
-  const E *First; unsigned long Size;
-  constexpr initializer_list(const E *F, unsigned long S) : First(F), Size(S) {}
-public:
-  constexpr initializer_list() : First(nullptr), Size(0) {}
-  constexpr const E *begin() const { return First; }
-  constexpr const E *end() const { return First + Size; }
-};
-template <class T> struct remove_reference { using type = T; };
-template <class T> struct remove_reference<T &> { using type = T; };
-template <class T> typename remove_reference<T>::type &&move(T &&t) noexcept {
-  return static_cast<typename remove_reference<T>::type &&>(t);
+// The helpers are declared on line 2, after the using-directive, so that
+// the snippet's own code starts on line 3 whatever they are.
+const char *const PlSnippetPrelude =
+    "#include <pl/pl.h>\n"
+    "using namespace pl; "
+    "void probe(const Tensor &); void probe(Device); void probe(const TensorOptions &); "
+    "template <class T> void probe(const std::shared_ptr<T> &); "
+    "void probe(const nn::Linear &); "
+    "void use(const Tensor &); void fill(Tensor &); Tensor load(); "
+    "Tensor opaque(const Tensor &); Device pickDevice();\n";
+
+std::vector<std::string> snippetArgs() {
+  return {"-std=c++20", "-fsyntax-only", "-Wno-unused-value",
+          "-resource-dir", PL_TEST_CLANG_RESOURCE_DIR,
+          "-isystem", PL_TEST_MOCK_INCLUDE_DIR};
 }
-template <class T> class shared_ptr {
-public:
-  T *operator->() const;
-  T &operator*() const;
-};
-template <class T, class... A> shared_ptr<T> make_shared(A &&...);
-} // namespace std
-)cpp";
-
-// A freestanding mock (no standard headers: the tests run without a clang
-// resource directory) of the part of the `pl` API the analysis models.
-const char *const PlMockHeader = R"cpp(
-#pragma once
-#include "std_mock.h"
-namespace pl {
-using int64_t = long;
-enum class DeviceType : signed char { CPU, CUDA, Sim };
-constexpr DeviceType kCPU = DeviceType::CPU;
-constexpr DeviceType kCUDA = DeviceType::CUDA;
-constexpr DeviceType kSim = DeviceType::Sim;
-class Device {
-public:
-  Device(DeviceType Type, short Index = -1);
-  Device(const char *Text);
-  bool is_cuda() const;
-};
-enum class ScalarType { Float, Double };
-constexpr ScalarType kFloat = ScalarType::Float;
-class TensorOptions {
-public:
-  TensorOptions();
-  TensorOptions(ScalarType);
-  TensorOptions(Device);
-  TensorOptions(DeviceType);
-  TensorOptions device(Device D) const;
-  TensorOptions dtype(ScalarType T) const;
-  Device device() const;
-};
-TensorOptions device(Device D);
-TensorOptions dtype(ScalarType T);
-class Scalar { public: Scalar(double); };
-class Tensor {
-public:
-  Tensor();
-  Tensor(const Tensor &);
-  Tensor(Tensor &&);
-  Tensor &operator=(const Tensor &);
-  Tensor &operator=(Tensor &&);
-  Tensor to(Device D) const;
-  Tensor to(ScalarType T) const;
-  Tensor to(const Tensor &Other) const;
-  Tensor cuda() const;
-  Tensor cpu() const;
-  Tensor add(const Tensor &O) const;
-  Tensor &add_(const Tensor &O);
-  Tensor matmul(const Tensor &O) const;
-  Tensor mm(const Tensor &O) const;
-  Tensor &copy_(const Tensor &O);
-  Tensor sum() const;
-  Tensor sum(int64_t Dim) const;
-  Tensor mean() const;
-  Tensor relu() const;
-  Tensor view(std::initializer_list<int64_t> Shape) const;
-  Device device() const;
-  TensorOptions options() const;
-  Scalar item() const;
-  Tensor &operator+=(const Tensor &O);
-  Tensor &operator*=(const Tensor &O);
-};
-Tensor operator+(const Tensor &A, const Tensor &B);
-Tensor operator-(const Tensor &A, const Tensor &B);
-Tensor operator*(const Tensor &A, const Tensor &B);
-Tensor operator*(const Tensor &A, double B);
-Tensor operator*(double A, const Tensor &B);
-Tensor zeros(std::initializer_list<int64_t> Sizes, TensorOptions O = {});
-Tensor ones(std::initializer_list<int64_t> Sizes, TensorOptions O = {});
-Tensor randn(std::initializer_list<int64_t> Sizes, TensorOptions O = {});
-Tensor empty(std::initializer_list<int64_t> Sizes, TensorOptions O = {});
-Tensor scalar_tensor(double V, TensorOptions O = {});
-Tensor tensor(double V, TensorOptions O = {});
-Tensor tensor(std::initializer_list<double> V, TensorOptions O = {});
-Tensor zeros_like(const Tensor &T);
-Tensor matmul(const Tensor &A, const Tensor &B);
-Tensor cat(std::initializer_list<Tensor> Ts, int64_t Dim = 0);
-Tensor stack(std::initializer_list<Tensor> Ts, int64_t Dim = 0);
-Tensor relu(const Tensor &T);
-namespace cuda { bool is_available(); }
-namespace nn {
-class Module {
-public:
-  virtual ~Module();
-  void to(Device D);
-  void to(ScalarType T);
-};
-class LinearImpl : public Module {
-public:
-  LinearImpl(int64_t In, int64_t Out);
-  Tensor forward(const Tensor &X);
-};
-template <typename Impl> class ModuleHolder {
-public:
-  template <typename... A> ModuleHolder(A &&...Args);
-  Impl *operator->();
-  template <typename... A> Tensor operator()(A &&...Args);
-};
-class Linear : public ModuleHolder<LinearImpl> {
-public:
-  using ModuleHolder<LinearImpl>::ModuleHolder;
-};
-} // namespace nn
-} // namespace pl
-void probe(const pl::Tensor &);
-void probe(pl::Device);
-void probe(const pl::TensorOptions &);
-template <class T> void probe(const std::shared_ptr<T> &);
-void probe(const pl::nn::Linear &);
-void use(const pl::Tensor &);
-void fill(pl::Tensor &);
-pl::Tensor load();
-pl::Tensor opaque(const pl::Tensor &);
-pl::Device pickDevice();
-)cpp";
-
-// The shape of libtorch's declarations: at::Tensor derives from TensorBase,
-// torch:: names are aliases of at:: and c10:: ones, `to` takes
-// TensorOptions built implicitly from a Device.
-const char *const TorchMockHeader = R"cpp(
-#pragma once
-#include "std_mock.h"
-namespace c10 {
-enum class DeviceType : signed char { CPU = 0, CUDA = 1, HIP = 6 };
-constexpr DeviceType kCPU = DeviceType::CPU;
-constexpr DeviceType kCUDA = DeviceType::CUDA;
-struct Device {
-  Device(DeviceType Type, signed char Index = -1);
-  Device(const char *Text);
-};
-struct TensorOptions {
-  TensorOptions();
-  template <typename... Args> TensorOptions(Args &&...A);
-  template <typename... Args> TensorOptions device(Args &&...A) const;
-};
-inline TensorOptions device(Device D) { return TensorOptions().device(D); }
-} // namespace c10
-namespace at {
-using namespace c10;
-class TensorBase {
-public:
-  Device device() const;
-};
-class Tensor : public TensorBase {
-public:
-  Tensor();
-  Tensor(const Tensor &);
-  Tensor &operator=(const Tensor &) &;
-  Tensor to(TensorOptions Options = {}, bool NonBlocking = false, bool Copy = false) const;
-  Tensor cuda() const;
-  Tensor cpu() const;
-  Tensor add(const Tensor &O) const;
-  Tensor sum() const;
-};
-Tensor operator+(const Tensor &A, const Tensor &B);
-Tensor zeros(std::initializer_list<long> Sizes, TensorOptions O = {});
-Tensor ones(std::initializer_list<long> Sizes, TensorOptions O = {});
-} // namespace at
-namespace torch {
-using namespace at;
-namespace nn {
-class Module {
-public:
-  virtual ~Module();
-  void to(c10::Device D, bool NonBlocking = false);
-};
-} // namespace nn
-} // namespace torch
-void probe(const at::Tensor &);
-)cpp";
 
 namespace {
 
@@ -301,10 +121,8 @@ public:
 AnalysisRun analyzeFunction(llvm::StringRef Code, llvm::StringRef FunctionName,
                             ApiProfile Profile) {
   AnalysisRun Run;
-  std::unique_ptr<ASTUnit> Unit = tooling::buildASTFromCodeWithArgs(
-      Code, {"-std=c++20", "-fsyntax-only", "-Wno-unused-value"}, "input.cc", "placelint-test",
-      std::make_shared<PCHContainerOperations>(), tooling::getClangStripDependencyFileAdjuster(),
-      {{"std_mock.h", StdMockHeader}, {"pl.h", PlMockHeader}, {"torch.h", TorchMockHeader}});
+  std::unique_ptr<ASTUnit> Unit =
+      tooling::buildASTFromCodeWithArgs(Code, snippetArgs(), "input.cc", "placelint-test");
   if (!Unit) {
     ADD_FAILURE() << "could not parse the snippet";
     return Run;

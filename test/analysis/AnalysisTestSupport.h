@@ -1,6 +1,7 @@
-// Runs the device analysis on a snippet that includes a small mock of the
-// `pl` API ("pl.h") or of libtorch ("torch.h"), and renders what it found as
-// strings that tests compare.
+// Runs the device analysis on a snippet that includes the lit tests' mock of
+// the `pl` API (<pl/pl.h>) or of libtorch (<torch/torch.h>), from
+// test/analyzer/Inputs, and renders what it found as strings that tests
+// compare.
 #pragma once
 
 #include "placelint/analysis/ApiModel.h"
@@ -31,9 +32,12 @@ struct AnalysisRun {
 AnalysisRun analyzeFunction(llvm::StringRef Code, llvm::StringRef FunctionName,
                             ApiProfile Profile = ApiProfile::Auto);
 
-// The mock headers, mapped as "std_mock.h", "pl.h" and "torch.h".
-extern const char *const StdMockHeader;
-extern const char *const PlMockHeader;
-extern const char *const TorchMockHeader;
+// The first two lines of a `pl` snippet: the mock's include, `using namespace
+// pl;` and the test helpers (`probe`, `use`, `fill`, `load`, `opaque`,
+// `pickDevice`). Lines in the findings count from the include as 1.
+extern const char *const PlSnippetPrelude;
+
+// The compiler arguments that parse a snippet against the mocks.
+std::vector<std::string> snippetArgs();
 
 } // namespace placelint::analysis::testing

@@ -57,8 +57,8 @@ TEST(ApiModelTest, TensorMethods) {
 // The profile decides which types are tensors: with `pl` forced, libtorch's
 // tensors are not tracked, and the reverse.
 TEST(ApiModelTest, ProfileSelectsTheTrackedTypes) {
-  const char *PlCode = R"cpp(#include "pl.h"
-#include "torch.h"
+  const char *PlCode = R"cpp(#include <pl/pl.h>
+#include <torch/torch.h>
 void f() {
   pl::Tensor a = pl::zeros({2}).cuda();
   pl::Tensor b = pl::zeros({2});
@@ -78,7 +78,7 @@ void f() {
 }
 
 TEST(ApiModelTest, AutoPicksTheProfileTheUnitDeclares) {
-  const char *TorchOnly = R"cpp(#include "torch.h"
+  const char *TorchOnly = R"cpp(#include <torch/torch.h>
 void f() {
   at::Tensor x = at::zeros({2}).cuda();
   at::Tensor y = at::zeros({2});

@@ -11,9 +11,9 @@ namespace {
 using ::testing::ElementsAre;
 using ::testing::IsEmpty;
 
-// Line numbers in the findings count from the `#include` line as 1.
+// Line numbers in the findings count from the prelude's `#include` as 1.
 std::vector<std::string> findings(const std::string &Body, const char *Function = "f") {
-  return analyzeFunction("#include \"pl.h\"\nusing namespace pl;\n" + Body, Function).Findings;
+  return analyzeFunction(PlSnippetPrelude + Body, Function).Findings;
 }
 
 TEST(MixedDeviceFindingsTest, DefiniteMismatchWithOrigins) {
@@ -388,7 +388,7 @@ TEST(FindingsTest, LargeFunctionConverges) {
     Body += "      acc = acc * t0;\n    }\n  }\n";
   }
   Body += "}\n";
-  AnalysisRun Run = analyzeFunction("#include \"pl.h\"\nusing namespace pl;\n" + Body, "f");
+  AnalysisRun Run = analyzeFunction(PlSnippetPrelude + Body, "f");
   EXPECT_TRUE(Run.Analyzed);
   EXPECT_THAT(Run.Findings, IsEmpty());
 }

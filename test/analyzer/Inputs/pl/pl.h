@@ -104,6 +104,7 @@ public:
   std::int64_t dim() const;
   std::int64_t numel() const;
   std::vector<std::int64_t> sizes() const;
+  TensorOptions options() const;
 
   PL_NODISCARD_TRANSFER Tensor to(TensorOptions options, bool non_blocking = false,
                                   bool copy = false,

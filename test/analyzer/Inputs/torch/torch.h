@@ -18,7 +18,7 @@
 
 namespace c10 {
 
-enum class DeviceType : int8_t { CPU = 0, CUDA = 1 };
+enum class DeviceType : int8_t { CPU = 0, CUDA = 1, HIP = 6 };
 constexpr DeviceType kCPU = DeviceType::CPU;
 constexpr DeviceType kCUDA = DeviceType::CUDA;
 using DeviceIndex = int8_t;
@@ -197,6 +197,8 @@ Tensor sigmoid(const Tensor &self);
 Tensor where(const Tensor &condition, const Tensor &self, const Tensor &other);
 Tensor nll_loss(const Tensor &self, const Tensor &target);
 Tensor mse_loss(const Tensor &self, const Tensor &target, int64_t reduction = 1);
+Tensor zeros(IntArrayRef size, TensorOptions options = {});
+Tensor ones(IntArrayRef size, TensorOptions options = {});
 
 } // namespace at
 
