@@ -15,6 +15,9 @@ void UnguardedCudaCheck::report(const RecordedFindings &Findings) {
       Check.diag(F.Request->getExprLoc(),
                  "CUDA is requested with no cuda::is_available() check on this path; the "
                  "program fails on a machine without a GPU");
+      if (F.GuardedRequest)
+        Check.diag(F.GuardedRequest->getExprLoc(),
+                   "CUDA is requested under an availability check here", DiagnosticIDs::Note);
     }
 
   private:

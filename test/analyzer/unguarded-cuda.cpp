@@ -57,6 +57,7 @@ void splitPlacement(torch::nn::Linear model, torch::Tensor x) {
     model->to(torch::kCUDA);
   consume(model(x.cuda()));
   // CHECK-MESSAGES: :[[@LINE-1]]:19: warning: CUDA is requested with no cuda::is_available() check on this path; the program fails on a machine without a GPU [placement-unguarded-cuda]
+  // CHECK-MESSAGES: :[[@LINE-3]]:15: note: CUDA is requested under an availability check here
 }
 void countChecked(torch::Tensor x) {
   if (torch::cuda::device_count() > 1)

@@ -21,13 +21,17 @@ void diagnoseUnguardedCuda(const FunctionFacts &Facts, FindingsHandler &Handler)
   // One finding a line: `x.to(torch::Device(torch::kCUDA, 1))` asks once.
   llvm::DenseSet<unsigned> Lines;
   const SourceManager &SM = Facts.function().getASTContext().getSourceManager();
+  const Expr *Guarded = nullptr;
+  for (const CudaRequest &Request : Facts.cudaRequests())
+    if (Request.Guarded && !Guarded)
+      Guarded = Request.Where;
   for (const CudaRequest &Request : Facts.cudaRequests()) {
     if (Request.Guarded)
       continue;
     SourceLocation At = SM.getExpansionLoc(Request.Where->getExprLoc());
     if (!Lines.insert(SM.getExpansionLineNumber(At)).second)
       continue;
-    Handler.onUnguardedCuda({Request.Where});
+    Handler.onUnguardedCuda({Request.Where, Guarded});
   }
 }
 

@@ -97,6 +97,9 @@ struct CreateThenMoveFinding {
 // A CUDA device written in the code on a path no availability check guards.
 struct UnguardedCudaFinding {
   const clang::Expr *Request = nullptr; // `.cuda()`, `kCUDA`, `"cuda:1"`
+  // A request of the same function that a check does guard (a model moved
+  // under the check, its input not), or null.
+  const clang::Expr *GuardedRequest = nullptr;
 };
 
 class FindingsHandler {
