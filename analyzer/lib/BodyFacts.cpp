@@ -96,8 +96,7 @@ public:
     }
     const Expr *Object = Call->getImplicitObjectArgument();
     const CXXMethodDecl *Method = Call->getMethodDecl();
-    if (Object && Method && Method->getIdentifier() && Method->getName() == "to" &&
-        isa<CXXThisExpr>(Object->IgnoreParenImpCasts()))
+    if (isMoveOfThis(*Call))
       Facts.MovesThis = true;
     if (Object && Method && Method->getIdentifier() && Method->getName() == "step" &&
         Facts.Model.isOptimizer(Object->getType()->isPointerType()
@@ -203,16 +202,12 @@ private:
   }
 
   static bool takesRemainder(const Stmt *S) {
-    if (!S)
-      return false;
-    if (const auto *Op = dyn_cast<BinaryOperator>(S); Op && Op->getOpcode() == BO_Rem)
-      return true;
-    if (const auto *Op = dyn_cast<CXXOperatorCallExpr>(S); Op && Op->getOperator() == OO_Percent)
-      return true;
-    for (const Stmt *Child : S->children())
-      if (takesRemainder(Child))
-        return true;
-    return false;
+    return findInTree(S, [](const Stmt &Node) {
+      const auto *Builtin = dyn_cast<BinaryOperator>(&Node);
+      const auto *Overloaded = dyn_cast<CXXOperatorCallExpr>(&Node);
+      return (Builtin && Builtin->getOpcode() == BO_Rem) ||
+             (Overloaded && Overloaded->getOperator() == OO_Percent);
+    });
   }
 
   void noteHeldByOptimizer(const Stmt *S) {

@@ -12,6 +12,35 @@ bool isStdFunction(const FunctionDecl *Callee, llvm::StringRef Name) {
          Callee->getName() == Name;
 }
 
+bool isTupleMaker(const FunctionDecl *Callee) {
+  return isStdFunction(Callee, "make_tuple") || isStdFunction(Callee, "make_pair") ||
+         isStdFunction(Callee, "forward_as_tuple");
+}
+
+const Stmt *findInTree(const Stmt *S, llvm::function_ref<bool(const Stmt &)> Matches) {
+  if (!S)
+    return nullptr;
+  if (Matches(*S))
+    return S;
+  for (const Stmt *Child : S->children())
+    if (const Stmt *Found = findInTree(Child, Matches))
+      return Found;
+  return nullptr;
+}
+
+bool callsFunctionNamed(const Stmt &S, llvm::StringRef Name) {
+  const auto *Call = dyn_cast<CallExpr>(&S);
+  const FunctionDecl *Callee = Call ? Call->getDirectCallee() : nullptr;
+  return Callee && Callee->getIdentifier() && Callee->getName() == Name;
+}
+
+bool isMoveOfThis(const Stmt &S) {
+  const auto *Call = dyn_cast<CXXMemberCallExpr>(&S);
+  const Expr *Object = Call ? Call->getImplicitObjectArgument() : nullptr;
+  return Object && callsFunctionNamed(S, "to") &&
+         isa<CXXThisExpr>(Object->IgnoreParenImpCasts());
+}
+
 const Expr *stripCopies(const Expr *E) {
   while (E) {
     const Expr *Inner = E->IgnoreImplicit()->IgnoreParens();

@@ -4,6 +4,7 @@
 #pragma once
 
 #include "clang/AST/Expr.h"
+#include "llvm/ADT/STLFunctionalExtras.h"
 #include "llvm/ADT/SmallVector.h"
 
 #include <optional>
@@ -46,5 +47,19 @@ const clang::Expr *convertedValue(const clang::Expr *E);
 
 // Whether Callee is std::NAME.
 bool isStdFunction(const clang::FunctionDecl *Callee, llvm::StringRef Name);
+
+// std::make_tuple, make_pair, forward_as_tuple: a tuple built in place.
+bool isTupleMaker(const clang::FunctionDecl *Callee);
+
+// Whether S calls a function (or method) named Name.
+bool callsFunctionNamed(const clang::Stmt &S, llvm::StringRef Name);
+
+// Whether S is a call of `to(...)` on `this` (a module moving itself).
+bool isMoveOfThis(const clang::Stmt &S);
+
+// The first statement in S's tree (S included, in pre-order) that Matches,
+// or null.
+const clang::Stmt *findInTree(const clang::Stmt *S,
+                              llvm::function_ref<bool(const clang::Stmt &)> Matches);
 
 } // namespace placelint::analysis

@@ -12,19 +12,6 @@ namespace placelint::analysis {
 
 using namespace clang;
 
-namespace {
-
-// `pinned_memory(true)` somewhere in a factory's options.
-bool mentionsPinnedMemory(const Stmt *S) {
-  if (const auto *Call = dyn_cast_or_null<CallExpr>(S))
-    if (const FunctionDecl *Callee = Call->getDirectCallee();
-        Callee && Callee->getIdentifier() && Callee->getName() == "pinned_memory")
-      return true;
-  return S && llvm::any_of(S->children(), mentionsPinnedMemory);
-}
-
-} // namespace
-
 ValueFact DeviceFlow::evaluateCall(const CallExpr &Call) {
   const FunctionDecl *Callee = Call.getDirectCallee();
   bool Tracked = Model.classify(Call.getType()) != ValueKind::Other;
@@ -34,8 +21,7 @@ ValueFact DeviceFlow::evaluateCall(const CallExpr &Call) {
       Call.getNumArgs() == 1)
     return factOf(Call.getArg(0));
   // Tuples of tensors are lists: made by make_tuple, read by get<N>.
-  if (isStdFunction(Callee, "make_tuple") || isStdFunction(Callee, "make_pair") ||
-      isStdFunction(Callee, "forward_as_tuple")) {
+  if (isTupleMaker(Callee)) {
     llvm::SmallVector<const Expr *, 4> Elements(Call.arguments());
     return newList(Elements);
   }
@@ -116,7 +102,7 @@ ValueFact DeviceFlow::evaluateApiCall(const CallExpr &Call, const FunctionDecl &
       ValueKind ArgKind = Model.classify(Arg->getType());
       if (ArgKind == ValueKind::Device || ArgKind == ValueKind::DeviceType ||
           (ArgKind == ValueKind::TensorOptions && !factOf(Arg).OptionsWithoutDevice) ||
-          mentionsPinnedMemory(Arg))
+          findInTree(Arg, [](const Stmt &S) { return callsFunctionNamed(S, "pinned_memory"); }))
         return false;
     }
     return true;

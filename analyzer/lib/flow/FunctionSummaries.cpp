@@ -38,19 +38,27 @@ std::string summaryKey(const FunctionDecl &Callee, llvm::ArrayRef<ValueFact> Arg
   return Key;
 }
 
-bool isRegistration(const Stmt *S) {
-  const auto *Call = dyn_cast_or_null<CallExpr>(S);
+bool isRegistration(const Stmt &S) {
+  const auto *Call = dyn_cast<CallExpr>(&S);
   const FunctionDecl *Callee = Call ? Call->getDirectCallee() : nullptr;
   return Callee && Callee->getIdentifier() && Callee->getName().starts_with("register_");
 }
 
 // Whether S calls register_module / register_parameter / register_buffer.
-bool callsRegistration(const Stmt *S) {
-  if (!S)
-    return false;
-  if (isRegistration(S))
-    return true;
-  return llvm::any_of(S->children(), callsRegistration);
+bool callsRegistration(const Stmt *S) { return findInTree(S, isRegistration); }
+
+// The code of a class's methods: constructors' member initializers and
+// bodies, with the member each initializer sets (null for bodies).
+void forEachMethodCode(const CXXRecordDecl &Class,
+                       llvm::function_ref<void(const Stmt &, const FieldDecl *)> Visit) {
+  for (const CXXMethodDecl *Method : Class.methods()) {
+    if (const auto *Ctor = dyn_cast<CXXConstructorDecl>(Method))
+      for (const CXXCtorInitializer *Init : Ctor->inits())
+        if (Init->isMemberInitializer() && Init->getInit())
+          Visit(*Init->getInit(), Init->getMember());
+    if (Method->hasBody())
+      Visit(*Method->getBody(), nullptr);
+  }
 }
 
 void collectFields(const Stmt *S, llvm::SmallPtrSetImpl<const ValueDecl *> &Fields) {
@@ -68,7 +76,7 @@ void collectFields(const Stmt *S, llvm::SmallPtrSetImpl<const ValueDecl *> &Fiel
 void collectRegistered(const Stmt *S, llvm::SmallPtrSetImpl<const ValueDecl *> &Registered) {
   if (!S)
     return;
-  if (isRegistration(S))
+  if (isRegistration(*S))
     collectFields(S, Registered);
   const Expr *Lhs = nullptr, *Rhs = nullptr;
   if (const auto *Assign = dyn_cast<BinaryOperator>(S); Assign && Assign->isAssignmentOp())
@@ -92,18 +100,11 @@ bool isModuleClass(const CXXRecordDecl &Class, const ApiModel &Model) {
 std::unique_ptr<EntryFacts> FunctionSummaries::computeFields(const CXXRecordDecl &Class) {
   auto Result = std::make_unique<EntryFacts>();
   llvm::SmallPtrSet<const ValueDecl *, 8> Registered;
-  for (const CXXMethodDecl *Method : Class.methods()) {
-    if (!Method->hasBody())
-      continue;
-    if (const auto *Ctor = dyn_cast<CXXConstructorDecl>(Method))
-      for (const CXXCtorInitializer *Init : Ctor->inits())
-        if (Init->isMemberInitializer() && Init->getInit()) {
-          collectRegistered(Init->getInit(), Registered);
-          if (callsRegistration(Init->getInit())) // `fc(register_module("fc", ...))`
-            Registered.insert(Init->getMember());
-        }
-    collectRegistered(Method->getBody(), Registered);
-  }
+  forEachMethodCode(Class, [&](const Stmt &Code, const FieldDecl *Initialized) {
+    collectRegistered(&Code, Registered);
+    if (Initialized && callsRegistration(&Code)) // `fc(register_module("fc", ...))`
+      Registered.insert(Initialized);
+  });
   // The other fields: as the methods that set them leave them.
   for (const CXXMethodDecl *Method : Class.methods()) {
     const auto *Ctor = dyn_cast<CXXConstructorDecl>(Method);
@@ -113,8 +114,7 @@ std::unique_ptr<EntryFacts> FunctionSummaries::computeFields(const CXXRecordDecl
         (Method->getIdentifier() && Method->getName() == "forward"))
       continue;
     BodyFacts Body(*Method->getBody(), Model);
-    const auto *Constructor = dyn_cast<CXXConstructorDecl>(Method);
-    if (!Body.mentionsApi() && !(Constructor && Constructor->getNumCtorInitializers()))
+    if (!Body.mentionsApi() && !(Ctor && Ctor->getNumCtorInitializers()))
       continue;
     FunctionFacts Facts(*Method, Body);
     if (!DeviceFlow(Context, Model, *this, /*Arguments=*/{}, Facts).run())
@@ -140,15 +140,10 @@ bool FunctionSummaries::registersState(const CXXRecordDecl &Module) {
   auto [It, Inserted] = Registers.try_emplace(&Module, false);
   if (!Inserted || !Module.hasDefinition())
     return It->second;
-  for (const CXXMethodDecl *Method : Module.getDefinition()->methods()) {
-    if (const auto *Ctor = dyn_cast<CXXConstructorDecl>(Method))
-      for (const CXXCtorInitializer *Init : Ctor->inits())
-        if (callsRegistration(Init->getInit()))
-          return It->second = true;
-    if (Method->hasBody() && callsRegistration(Method->getBody()))
-      return It->second = true;
-  }
-  return false;
+  forEachMethodCode(*Module.getDefinition(), [&](const Stmt &Code, const FieldDecl *) {
+    It->second = It->second || callsRegistration(&Code);
+  });
+  return It->second;
 }
 
 const EntryFacts *FunctionSummaries::moduleEntryOf(const FunctionDecl &Function) {

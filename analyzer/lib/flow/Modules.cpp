@@ -9,8 +9,6 @@
 
 #include "clang/AST/ExprCXX.h"
 
-#include <functional>
-
 namespace placelint::analysis {
 
 using namespace clang;
@@ -33,8 +31,7 @@ void collectTensors(const Expr *Arg, const ApiModel &Model,
   const auto *Call = dyn_cast<CallExpr>(Arg);
   const FunctionDecl *Callee = Call ? Call->getDirectCallee() : nullptr;
   ValueKind Kind = Model.classify(Arg->getType());
-  if (isStdFunction(Callee, "make_tuple") || isStdFunction(Callee, "make_pair") ||
-      isStdFunction(Callee, "forward_as_tuple"))
+  if (isTupleMaker(Callee))
     Elements = llvm::ArrayRef(Call->getArgs(), Call->getNumArgs());
   else if (Kind == ValueKind::Tensor || Kind == ValueKind::TensorList)
     return Tensors.push_back(Arg);
@@ -49,33 +46,19 @@ void collectTensors(const Expr *Arg, const ApiModel &Model,
 // Whether Method (of a module) calls `to` on its own object.
 bool movesItself(const CXXMethodDecl &Method) {
   const FunctionDecl *Definition = Method.getDefinition();
-  if (!Definition || !Definition->getBody())
-    return false;
-  std::function<bool(const Stmt *)> Find = [&](const Stmt *S) {
-    if (const auto *Call = dyn_cast_or_null<CXXMemberCallExpr>(S))
-      if (const CXXMethodDecl *Callee = Call->getMethodDecl();
-          Callee && Callee->getIdentifier() && Callee->getName() == "to" &&
-          isa<CXXThisExpr>(Call->getImplicitObjectArgument()->IgnoreParenImpCasts()))
-        return true;
-    return S && llvm::any_of(S->children(), Find);
-  };
-  return Find(Definition->getBody());
+  return Definition && findInTree(Definition->getBody(), isMoveOfThis);
 }
 
 // The tensor a loss's options hold: `w` in
 // `CrossEntropyLoss(CrossEntropyLossOptions().weight(w))`.
 const Expr *optionsTensor(const Expr *E, const ApiModel &Model) {
-  if (!E)
-    return nullptr;
-  if (const auto *Call = dyn_cast<CXXMemberCallExpr>(E);
-      Call && Call->getMethodDecl() && Call->getMethodDecl()->getIdentifier() &&
-      Call->getMethodDecl()->getName().ends_with("weight") && Call->getNumArgs() == 1 &&
-      Model.isTensor(Call->getArg(0)->getType()))
-    return Call->getArg(0);
-  for (const Stmt *Child : E->children())
-    if (const Expr *Found = optionsTensor(dyn_cast_or_null<Expr>(Child), Model))
-      return Found;
-  return nullptr;
+  const auto *Setter = cast_or_null<CXXMemberCallExpr>(findInTree(E, [&](const Stmt &S) {
+    const auto *Call = dyn_cast<CXXMemberCallExpr>(&S);
+    return Call && Call->getMethodDecl() && Call->getMethodDecl()->getIdentifier() &&
+           Call->getMethodDecl()->getName().ends_with("weight") && Call->getNumArgs() == 1 &&
+           Model.isTensor(Call->getArg(0)->getType());
+  }));
+  return Setter ? Setter->getArg(0) : nullptr;
 }
 
 } // namespace
