@@ -1,4 +1,4 @@
-// What the three placement checks share: the ApiProfile option, the matcher
+// What the placement checks share: the options of the analysis, the matcher
 // (one callback per user function), the shared analysis run, and the words
 // for devices, operands and "where the device came from" notes.
 #pragma once
@@ -59,7 +59,9 @@ private:
   void reportOn(const FunctionDecl &Function);
   bool isUserFile(SourceLocation Loc);
 
-  const placelint::analysis::ApiProfile Profile;
+  // ApiProfile and AvailabilityChecks: local or global options, since one
+  // analysis serves every check configured alike.
+  const placelint::analysis::AnalysisOptions AnalysisOptions;
   ClangTidyContext &TidyContext;
   ASTContext *CurrentContext = nullptr;
   std::optional<llvm::Regex> HeaderFilter;

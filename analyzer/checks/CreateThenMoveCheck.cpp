@@ -30,7 +30,11 @@ void CreateThenMoveCheck::report(const RecordedFindings &Findings) {
     void onCreateThenMove(const CreateThenMoveFinding &F) override {
       StringRef Factory = F.Factory->getDirectCallee()->getName();
       const char *Format =
-          !F.Loop ? "'%0' creates a tensor on the host only to move it to %1; create it there"
+          F.OnlyForOptions
+              ? "'%0' creates a tensor on the host and moves it to %1 only to take its "
+                "%select{options; give the device to the options|device; use that device}2 "
+                "instead"
+          : !F.Loop ? "'%0' creates a tensor on the host only to move it to %1; create it there"
           : F.Hoistable
               ? "'%0' creates a tensor on the host only to move it to %1, on every "
                 "iteration; create it there, once, before the loop"
@@ -38,7 +42,10 @@ void CreateThenMoveCheck::report(const RecordedFindings &Findings) {
                 "iteration; create it there";
       {
         // One diagnostic in flight at a time: the warning is emitted here.
-        auto Diag = Check.diag(F.Move->getExprLoc(), Format) << Factory << devices(F.Target);
+        bool TakesDevice = F.ChainedOptions &&
+                           F.ChainedOptions->getMethodDecl()->getName() == "device";
+        auto Diag = Check.diag(F.Move->getExprLoc(), Format)
+                    << Factory << devices(F.Target) << TakesDevice;
         addFix(Diag, F);
       }
       if (F.Factory != F.Receiver->IgnoreParenImpCasts())
@@ -105,6 +112,22 @@ void CreateThenMoveCheck::report(const RecordedFindings &Findings) {
             Arg->getType().getNonReferenceType()->getAsCXXRecordDecl()->getName() ==
                 "TensorOptions")
           Options = Arg;
+      if (F.ChainedOptions) {
+        // `zeros({1}).to(device).options()`: the options, without the tensor.
+        StringRef Read = F.ChainedOptions->getMethodDecl()->getName();
+        std::string Replacement =
+            Read == "device" ? (Api + "::Device(" + *Device + ")").str()
+                             : (Api + "::TensorOptions(" +
+                                (Options ? Check.text(Options) : std::string()) +
+                                ").device(" + *Device + ")" + Extra)
+                                   .str();
+        if (F.ChainedOptions->getEndLoc().isFileID())
+          Diag << FixItHint::CreateReplacement(
+              CharSourceRange::getTokenRange(F.Factory->getBeginLoc(),
+                                             F.ChainedOptions->getEndLoc()),
+              Replacement);
+        return;
+      }
       std::string FactoryText = Check.text(F.Factory);
       if (FactoryText.empty() || FactoryText.back() != ')')
         return;

@@ -54,12 +54,15 @@ struct Transfer {
 };
 
 // A CUDA device written in the code (`.cuda()`, `kCUDA`, `"cuda:1"` where a
-// device is expected), and whether an availability check guards it: every
-// path to it passed `cuda::is_available()` (or `device_count()`) being true.
+// device is expected), and whether availability checks guard it: every path
+// to it, here or in every caller, passed `cuda::is_available()` (one device)
+// or `device_count() > i` (i + 1) being true.
 struct CudaRequest {
   const clang::Expr *Where = nullptr;
   unsigned Block = 0;
-  bool Guarded = false;
+  unsigned DevicesNeeded = 1;  // cuda:1 needs two
+  unsigned DevicesEnsured = 0; // by the checks on the way
+  bool guarded() const { return DevicesEnsured >= DevicesNeeded; }
 };
 
 // Two operands of one operation that are, or may be, on different devices.
@@ -112,9 +115,10 @@ public:
   // previous one, so the last visit, at the fixed point, is what remains.
   void record(Operation Op);
   void record(Transfer T);
-  void recordCudaRequest(const clang::Expr &Where, unsigned Block);
-  // After the fixed point: which blocks an availability check guards.
-  void setCudaGuards(llvm::function_ref<bool(unsigned Block)> IsGuarded);
+  void recordCudaRequest(const clang::Expr &Where, unsigned Block, unsigned DevicesNeeded);
+  // After the fixed point: how many devices the checks on the way to each
+  // request ensure.
+  void setCudaGuards(llvm::function_ref<unsigned(const CudaRequest &)> DevicesEnsured);
   llvm::DenseMap<const clang::Expr *, ValueFact> &mutableExpressions() { return ExprFacts; }
   void addReturned(const ValueFact &Fact) { Returned = Returned.join(Fact); }
   void setFieldsAtExit(llvm::DenseMap<const clang::ValueDecl *, ValueFact> Fields) {

@@ -1,5 +1,6 @@
-// How the flow analysis of one function learns what a call to another
-// function of the unit returns, without knowing who computes it.
+// How the flow analysis of one function learns what it needs of the other
+// functions of the unit (what a call returns, what guards its callers),
+// without knowing who computes it.
 #pragma once
 
 #include "placelint/analysis/ValueFact.h"
@@ -23,6 +24,10 @@ public:
   // Whether a module class of the unit registers parameters, buffers or
   // submodules (a module that registers nothing has no device of its own).
   virtual bool registersState(const clang::CXXRecordDecl &Module) = 0;
+  // How many CUDA devices the availability checks around every call of
+  // Function in the unit ensure (0 when it is not called here, or some call
+  // is not guarded).
+  virtual unsigned devicesEnsuredByCallers(const clang::FunctionDecl &Function) = 0;
 };
 
 } // namespace placelint::analysis

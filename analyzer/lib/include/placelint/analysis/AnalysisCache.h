@@ -53,14 +53,16 @@ public:
 
   // Drops everything about the previous translation unit.
   void startTranslationUnit();
-  // The findings for Function, analysing it on first request.
+  // The findings for Function, analysing it on first request. Checks
+  // configured alike share one analysis.
   const RecordedFindings &findingsFor(const clang::FunctionDecl &Function,
-                                      clang::ASTContext &Context, ApiProfile Profile);
+                                      clang::ASTContext &Context,
+                                      const AnalysisOptions &Options);
 
 private:
   const clang::ASTContext *Context = nullptr;
-  std::vector<std::pair<ApiProfile, std::unique_ptr<DeviceAnalysis>>> Analyses;
-  llvm::DenseMap<std::pair<const clang::FunctionDecl *, int>,
+  std::vector<std::pair<AnalysisOptions, std::unique_ptr<DeviceAnalysis>>> Analyses;
+  llvm::DenseMap<std::pair<const clang::FunctionDecl *, const DeviceAnalysis *>,
                  std::unique_ptr<RecordedFindings>>
       Results;
 };

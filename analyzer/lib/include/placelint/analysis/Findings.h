@@ -92,6 +92,11 @@ struct CreateThenMoveFinding {
   DeviceSet Target;
   const clang::Stmt *Loop = nullptr; // the loop the move repeats in, if any
   bool Hoistable = false;            // and the factory's arguments do not change in it
+  // The moved tensor serves only to take its options or device (`.options()`,
+  // `.device()`) for something else; the first such read when it is chained
+  // on the move, else null.
+  bool OnlyForOptions = false;
+  const clang::CXXMemberCallExpr *ChainedOptions = nullptr;
 };
 
 // A CUDA device written in the code on a path no availability check guards.
@@ -100,6 +105,10 @@ struct UnguardedCudaFinding {
   // A request of the same function that a check does guard (a model moved
   // under the check, its input not), or null.
   const clang::Expr *GuardedRequest = nullptr;
+  // Requested cuda:i needs i + 1 devices; the checks on this path ensure
+  // DevicesEnsured (0: there is none; fewer: `is_available()` before cuda:1).
+  unsigned DevicesNeeded = 1;
+  unsigned DevicesEnsured = 0;
 };
 
 class FindingsHandler {
