@@ -21,6 +21,8 @@ void RecordedFindings::replay(FindingsHandler &Handler) const {
     Handler.onCreateThenMove(Finding);
   for (const UnguardedCudaFinding &Finding : Unguarded)
     Handler.onUnguardedCuda(Finding);
+  for (const NonLeafParameterFinding &Finding : NonLeaf)
+    Handler.onNonLeafParameter(Finding);
 }
 
 AnalysisCache &AnalysisCache::forCurrentThread() {

@@ -65,6 +65,15 @@ struct CudaRequest {
   bool guarded() const { return DevicesEnsured >= DevicesNeeded; }
 };
 
+// A tensor used as a parameter, where autograd must give it a gradient:
+// given to an optimizer, its grad() read, registered with register_parameter.
+struct ParameterUse {
+  const clang::Expr *Where = nullptr;  // the optimizer, `w.grad()`, the call
+  const clang::Expr *Tensor = nullptr; // `w`
+  ValueFact Fact;                      // the tensor's, there
+  ParameterUseKind Kind = ParameterUseKind::GradRead;
+};
+
 // Two operands of one operation that are, or may be, on different devices.
 struct Conflict {
   const Operand *First = nullptr;
@@ -101,6 +110,7 @@ public:
   llvm::ArrayRef<Operation> operations() const { return Operations; }
   llvm::ArrayRef<Transfer> transfers() const { return Transfers; }
   llvm::ArrayRef<CudaRequest> cudaRequests() const { return CudaRequests; }
+  llvm::ArrayRef<ParameterUse> parameterUses() const { return ParameterUses; }
   const llvm::DenseMap<const clang::Expr *, ValueFact> &expressions() const {
     return ExprFacts;
   }
@@ -115,6 +125,7 @@ public:
   // previous one, so the last visit, at the fixed point, is what remains.
   void record(Operation Op);
   void record(Transfer T);
+  void record(ParameterUse Use);
   void recordCudaRequest(const clang::Expr &Where, unsigned Block, unsigned DevicesNeeded);
   // After the fixed point: how many devices the checks on the way to each
   // request ensure.
@@ -148,6 +159,8 @@ private:
   llvm::DenseMap<const clang::Expr *, unsigned> OperationIndex;
   std::vector<Transfer> Transfers;
   llvm::DenseMap<const clang::Expr *, unsigned> TransferIndex;
+  std::vector<ParameterUse> ParameterUses;
+  llvm::DenseMap<std::pair<const clang::Expr *, const clang::Expr *>, unsigned> ParameterUseIndex;
   std::vector<CudaRequest> CudaRequests;
   llvm::DenseMap<const clang::Expr *, unsigned> CudaRequestIndex;
   ValueFact Returned;

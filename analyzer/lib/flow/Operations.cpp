@@ -143,6 +143,15 @@ void FunctionFacts::setCudaGuards(
     Request.DevicesEnsured = DevicesEnsured(Request);
 }
 
+void FunctionFacts::record(ParameterUse Use) {
+  auto [It, Inserted] =
+      ParameterUseIndex.try_emplace({Use.Where, Use.Tensor}, ParameterUses.size());
+  if (Inserted)
+    ParameterUses.push_back(std::move(Use));
+  else
+    ParameterUses[It->second] = std::move(Use);
+}
+
 void FunctionFacts::record(Transfer T) {
   auto [It, Inserted] = TransferIndex.try_emplace(T.Call, Transfers.size());
   if (Inserted)

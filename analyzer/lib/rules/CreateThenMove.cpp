@@ -73,7 +73,7 @@ void diagnoseCreateThenMove(const FunctionFacts &Facts, FindingsHandler &Handler
     const auto *Factory = dyn_cast_or_null<CallExpr>(T.Source.HostFactory);
     std::optional<AbstractDevice> To = T.Target.single();
     // A move to the cpu, or a dtype-only to(), moves nothing.
-    if (T.IsSync || !Factory || !To || To->isCpu())
+    if (T.IsSync || !Factory || !To || To->isCpu() || isNonLeafParameterMove(Facts, *T.Call))
       continue;
     const Expr *Receiver = stripCopies(T.Call->getImplicitObjectArgument());
     if (Receiver->IgnoreParenImpCasts() != Factory) {

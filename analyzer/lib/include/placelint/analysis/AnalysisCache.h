@@ -32,6 +32,7 @@ public:
   void onSyncInLoop(const SyncFinding &F) override { Syncs.push_back(F); }
   void onCreateThenMove(const CreateThenMoveFinding &F) override { CreatedThenMoved.push_back(F); }
   void onUnguardedCuda(const UnguardedCudaFinding &F) override { Unguarded.push_back(F); }
+  void onNonLeafParameter(const NonLeafParameterFinding &F) override { NonLeaf.push_back(F); }
 
   // Calls Handler's methods in the order the findings were made within each kind.
   void replay(FindingsHandler &Handler) const;
@@ -44,6 +45,7 @@ private:
   std::vector<SyncFinding> Syncs;
   std::vector<CreateThenMoveFinding> CreatedThenMoved;
   std::vector<UnguardedCudaFinding> Unguarded;
+  std::vector<NonLeafParameterFinding> NonLeaf;
 };
 
 // One per thread; holds the analyses of the current translation unit.

@@ -111,6 +111,25 @@ struct UnguardedCudaFinding {
   unsigned DevicesEnsured = 0;
 };
 
+// Where autograd must give a tensor a gradient.
+enum class ParameterUseKind {
+  Optimizer,  // given to an optimizer, which updates it from its gradient
+  GradRead,   // `w.grad()`
+  Registered  // register_parameter("w", w)
+};
+
+// A tensor used as a parameter that is not a leaf: the copy a move made of
+// a tensor that requires grad, so its own gradient stays undefined.
+struct NonLeafParameterFinding {
+  const clang::Expr *Use = nullptr;    // the optimizer, `w.grad()`, the registration
+  const clang::Expr *Tensor = nullptr; // `w` there
+  ParameterUseKind Kind = ParameterUseKind::GradRead;
+  const clang::CXXMemberCallExpr *Move = nullptr; // `.to(device)` that made the copy
+  // The factory the move is chained on (`randn({n}, requires_grad()).to(d)`),
+  // which the fix-it gives the device; else null.
+  const clang::CallExpr *Factory = nullptr;
+};
+
 class FindingsHandler {
 public:
   virtual ~FindingsHandler();
@@ -127,6 +146,7 @@ public:
   virtual void onSyncInLoop(const SyncFinding &) {}
   virtual void onCreateThenMove(const CreateThenMoveFinding &) {}
   virtual void onUnguardedCuda(const UnguardedCudaFinding &) {}
+  virtual void onNonLeafParameter(const NonLeafParameterFinding &) {}
 };
 
 } // namespace placelint::analysis
