@@ -1,6 +1,7 @@
 #include "UnguardedCudaCheck.h"
 
-#include "clang/AST/Expr.h"
+#include "clang/AST/DeclCXX.h"
+#include "clang/AST/ExprCXX.h"
 
 namespace clang::tidy::placement {
 
@@ -25,9 +26,23 @@ void UnguardedCudaCheck::report(const RecordedFindings &Findings) {
       if (F.GuardedRequest)
         Check.diag(F.GuardedRequest->getExprLoc(),
                    "CUDA is requested under an availability check here", DiagnosticIDs::Note);
+      if (const NamedDecl *Called = calledBy(F.WeakestCall))
+        Check.diag(F.WeakestCall->getExprLoc(),
+                   "%0 is called here %select{with no availability check|where the checks "
+                   "ensure only %2 CUDA %plural{1:device|:devices}2}1",
+                   DiagnosticIDs::Note)
+            << Called << (F.DevicesEnsured > 0) << F.DevicesEnsured;
     }
 
   private:
+    // The function a call calls, or the class a construction makes.
+    static const NamedDecl *calledBy(const Expr *Call) {
+      if (const auto *Construct = dyn_cast_or_null<CXXConstructExpr>(Call))
+        return Construct->getConstructor()->getParent();
+      const auto *Direct = dyn_cast_or_null<CallExpr>(Call);
+      return Direct ? Direct->getDirectCallee() : nullptr;
+    }
+
     UnguardedCudaCheck &Check;
   };
   Reporter Handler(*this);

@@ -69,6 +69,8 @@ void runChecked(torch::Tensor x) {
 void uploadSometimes(torch::Tensor x) { consume(x.cuda()); }
 // CHECK-MESSAGES: :[[@LINE-1]]:51: warning: CUDA is requested with no cuda::is_available() check on this path; the program fails on a machine without a GPU [placement-unguarded-cuda]
 // CHECK-MESSAGES-USER: :[[@LINE-2]]:51: warning: CUDA is requested with no cuda::is_available() check on this path; the program fails on a machine without a GPU [placement-unguarded-cuda]
+// CHECK-MESSAGES: :[[@LINE+6]]:5: note: 'uploadSometimes' is called here with no availability check
+// CHECK-MESSAGES-USER: :[[@LINE+5]]:5: note: 'uploadSometimes' is called here with no availability check
 void runSometimes(torch::Tensor x, bool quick) {
   if (torch::cuda::is_available())
     uploadSometimes(x);
@@ -105,6 +107,8 @@ void train(torch::Tensor x) {
 void placeOnSecond(torch::Tensor x) { consume(x.to(torch::Device(torch::kCUDA, 1))); }
 // CHECK-MESSAGES: :[[@LINE-1]]:66: warning: cuda:1 is requested where the checks on this path ensure only 1 CUDA device; the program fails on a machine with fewer than 2 GPUs; compare cuda::device_count() with the index [placement-unguarded-cuda]
 // CHECK-MESSAGES-USER: :[[@LINE-2]]:66: warning: cuda:1 is requested where the checks on this path ensure only 1 CUDA device; the program fails on a machine with fewer than 2 GPUs; compare cuda::device_count() with the index [placement-unguarded-cuda]
+// CHECK-MESSAGES: :[[@LINE+5]]:3: note: 'placeOnSecond' is called here where the checks ensure only 1 CUDA device
+// CHECK-MESSAGES-USER: :[[@LINE+4]]:3: note: 'placeOnSecond' is called here where the checks ensure only 1 CUDA device
 void placeOnFirst(torch::Tensor x) { consume(x.to(torch::kCUDA)); }
 void place(torch::Tensor x) {
   placeOnFirst(x);

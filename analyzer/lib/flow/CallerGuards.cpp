@@ -91,16 +91,20 @@ void CallerGuards::indexCalls() {
       Indexer.TraverseDecl(D);
 }
 
-unsigned CallerGuards::devicesEnsuredByCallers(const FunctionDecl &Function) {
+CallersGuard CallerGuards::devicesEnsuredByCallers(const FunctionDecl &Function) {
   if (!Indexed)
     indexCalls();
-  unsigned Devices = ensuredByCallers(*key(&Function), 0);
-  return Devices == std::numeric_limits<unsigned>::max() ? 0 : Devices;
+  CallersGuard Result;
+  Result.Devices = ensuredByCallers(*key(&Function), 0, &Result.WeakestCall);
+  if (Result.Devices == std::numeric_limits<unsigned>::max())
+    Result = CallersGuard();
+  return Result;
 }
 
 // max() stands for "no call to judge by" (only recursive ones), which the
 // minimum over the other calls ignores.
-unsigned CallerGuards::ensuredByCallers(const FunctionDecl &Function, unsigned Depth) {
+unsigned CallerGuards::ensuredByCallers(const FunctionDecl &Function, unsigned Depth,
+                                        const Expr **Weakest) {
   if (InProgress.contains(&Function))
     return std::numeric_limits<unsigned>::max();
   const auto *Method = dyn_cast<CXXMethodDecl>(&Function);
@@ -114,6 +118,8 @@ unsigned CallerGuards::ensuredByCallers(const FunctionDecl &Function, unsigned D
     unsigned Here = ensuredAt(Site);
     if (Here < Devices)
       Here = std::max(Here, ensuredByCallers(*key(Site.Caller), Depth + 1));
+    if (Here < Devices && Weakest)
+      *Weakest = Site.Call;
     Devices = std::min(Devices, Here);
     if (Devices == 0)
       break;

@@ -4,6 +4,7 @@
 #pragma once
 
 #include "flow/AvailabilityGuards.h"
+#include "flow/SummaryProvider.h"
 
 #include "clang/Analysis/CFG.h"
 #include "llvm/ADT/DenseMap.h"
@@ -31,7 +32,7 @@ public:
   // main file ensure: 0 when it has no such call, when it is also used
   // otherwise than called (a callback, a virtual method), or when one call
   // is not guarded.
-  unsigned devicesEnsuredByCallers(const clang::FunctionDecl &Function);
+  CallersGuard devicesEnsuredByCallers(const clang::FunctionDecl &Function);
 
   struct CallSite {
     const clang::FunctionDecl *Caller;
@@ -47,7 +48,9 @@ private:
     std::unique_ptr<AvailabilityGuards> Guards;
   };
 
-  unsigned ensuredByCallers(const clang::FunctionDecl &Function, unsigned Depth);
+  // Weakest: the direct call that ensures the fewest devices.
+  unsigned ensuredByCallers(const clang::FunctionDecl &Function, unsigned Depth,
+                            const clang::Expr **Weakest = nullptr);
   unsigned ensuredAt(const CallSite &Site);
   void indexCalls();
 

@@ -19,15 +19,17 @@ void DeviceFlow::resolveCudaGuards() {
   llvm::DenseMap<unsigned, const CFGBlock *> ById;
   for (const CFGBlock *Block : *Graph)
     ById[Block->getBlockID()] = Block;
-  std::optional<unsigned> ByCallers;
-  Facts.setCudaGuards([&](const CudaRequest &Request) {
+  std::optional<CallersGuard> ByCallers;
+  Facts.setCudaGuards([&](const CudaRequest &Request) -> std::pair<unsigned, const Expr *> {
     const CFGBlock *Block = ById.lookup(Request.Block);
     unsigned Here = Block ? Guards.devicesEnsuredAt(*Block) : 0;
     if (Here >= Request.DevicesNeeded)
-      return Here;
+      return {Here, nullptr};
     if (!ByCallers)
       ByCallers = Summaries.devicesEnsuredByCallers(Function);
-    return std::max(Here, *ByCallers);
+    if (ByCallers->Devices <= Here)
+      return {Here, Here == 0 ? ByCallers->WeakestCall : nullptr};
+    return {ByCallers->Devices, ByCallers->WeakestCall};
   });
 }
 

@@ -62,6 +62,8 @@ struct CudaRequest {
   unsigned Block = 0;
   unsigned DevicesNeeded = 1;  // cuda:1 needs two
   unsigned DevicesEnsured = 0; // by the checks on the way
+  // When callers' checks were looked at: the call that ensures the fewest.
+  const clang::Expr *WeakestCall = nullptr;
   bool guarded() const { return DevicesEnsured >= DevicesNeeded; }
 };
 
@@ -128,8 +130,9 @@ public:
   void record(ParameterUse Use);
   void recordCudaRequest(const clang::Expr &Where, unsigned Block, unsigned DevicesNeeded);
   // After the fixed point: how many devices the checks on the way to each
-  // request ensure.
-  void setCudaGuards(llvm::function_ref<unsigned(const CudaRequest &)> DevicesEnsured);
+  // request ensure, and the weakest call when callers' checks count.
+  void setCudaGuards(
+      llvm::function_ref<std::pair<unsigned, const clang::Expr *>(const CudaRequest &)> Guard);
   llvm::DenseMap<const clang::Expr *, ValueFact> &mutableExpressions() { return ExprFacts; }
   void addReturned(const ValueFact &Fact) { Returned = Returned.join(Fact); }
   void setFieldsAtExit(llvm::DenseMap<const clang::ValueDecl *, ValueFact> Fields) {

@@ -34,7 +34,7 @@ public:
 
   bool registersState(const clang::CXXRecordDecl &Module) override;
 
-  unsigned devicesEnsuredByCallers(const clang::FunctionDecl &Function) override {
+  CallersGuard devicesEnsuredByCallers(const clang::FunctionDecl &Function) override {
     return Callers.devicesEnsuredByCallers(Function);
   }
 

@@ -138,9 +138,9 @@ void FunctionFacts::recordCudaRequest(const Expr &Where, unsigned Block,
 }
 
 void FunctionFacts::setCudaGuards(
-    llvm::function_ref<unsigned(const CudaRequest &)> DevicesEnsured) {
+    llvm::function_ref<std::pair<unsigned, const Expr *>(const CudaRequest &)> Guard) {
   for (CudaRequest &Request : CudaRequests)
-    Request.DevicesEnsured = DevicesEnsured(Request);
+    std::tie(Request.DevicesEnsured, Request.WeakestCall) = Guard(Request);
 }
 
 void FunctionFacts::record(ParameterUse Use) {

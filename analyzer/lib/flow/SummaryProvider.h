@@ -8,11 +8,17 @@
 #include "llvm/ADT/ArrayRef.h"
 
 namespace clang {
+class Expr;
 class CXXRecordDecl;
 class FunctionDecl;
 } // namespace clang
 
 namespace placelint::analysis {
+
+struct CallersGuard {
+  unsigned Devices = 0;
+  const clang::Expr *WeakestCall = nullptr; // null when there is no call
+};
 
 class SummaryProvider {
 public:
@@ -26,8 +32,8 @@ public:
   virtual bool registersState(const clang::CXXRecordDecl &Module) = 0;
   // How many CUDA devices the availability checks around every call of
   // Function in the unit ensure (0 when it is not called here, or some call
-  // is not guarded).
-  virtual unsigned devicesEnsuredByCallers(const clang::FunctionDecl &Function) = 0;
+  // is not guarded), and the call that ensures the fewest.
+  virtual CallersGuard devicesEnsuredByCallers(const clang::FunctionDecl &Function) = 0;
 };
 
 } // namespace placelint::analysis

@@ -34,8 +34,8 @@ void diagnoseUnguardedCuda(const FunctionFacts &Facts, FindingsHandler &Handler)
       continue;
     // The split placement: nothing guards this request, another one is.
     const Expr *GuardedElsewhere = Request.DevicesEnsured == 0 ? Guarded : nullptr;
-    Handler.onUnguardedCuda(
-        {Request.Where, GuardedElsewhere, Request.DevicesNeeded, Request.DevicesEnsured});
+    Handler.onUnguardedCuda({Request.Where, GuardedElsewhere, Request.DevicesNeeded,
+                             Request.DevicesEnsured, Request.WeakestCall});
   }
 }
 

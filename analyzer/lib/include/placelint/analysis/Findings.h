@@ -109,6 +109,9 @@ struct UnguardedCudaFinding {
   // DevicesEnsured (0: there is none; fewer: `is_available()` before cuda:1).
   unsigned DevicesNeeded = 1;
   unsigned DevicesEnsured = 0;
+  // For a function of the unit whose other calls are guarded: the call
+  // that ensures the fewest devices (null when it is not called here).
+  const clang::Expr *WeakestCall = nullptr;
 };
 
 // Where autograd must give a tensor a gradient.
