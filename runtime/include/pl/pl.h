@@ -4,6 +4,7 @@
 #pragma once
 
 #include <pl/array_ref.h>
+#include <pl/autograd.h>
 #include <pl/cuda.h>
 #include <pl/device.h>
 #include <pl/error.h>
