@@ -11,6 +11,7 @@
 #include <pl/factories.h>
 #include <pl/nn.h>
 #include <pl/ops.h>
+#include <pl/optim.h>
 #include <pl/ordered_dict.h>
 #include <pl/parallel.h>
 #include <pl/scalar.h>
