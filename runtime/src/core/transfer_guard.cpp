@@ -229,8 +229,9 @@ void guard_non_leaf_parameter(std::string_view use, std::string_view what, Devic
   message << PL_RULE_ID_NonLeafParameter ": " << use << ": " << what
           << " is the copy that moving a tensor which requires grad from " << from << " to " << to
           << " made at " << where(move_site)
-          << "; the copy is not a leaf, so backward() never sets its grad() (read at line "
-          << use_site.line << ") and no optimizer can update it; create the tensor on " << to
+          << "; the copy is not a leaf, so backward() never sets its grad() and no optimizer "
+             "can update it ("
+          << use << " at line " << use_site.line << "); create the tensor on " << to
           << " with requires_grad in the factory's options, or move it before calling "
              "requires_grad_()";
   report(thread_state(), level, Finding::NonLeafParameter, move_site, message.str());
