@@ -173,8 +173,7 @@ Tensor linear(const Tensor &input, const Tensor &weight, const Tensor &bias) {
     const NoGradGuard no_grad;
     out.add_(bias);
   }
-  if (autograd::is_tracked(input, weight) || (bias.defined() && autograd::is_tracked(bias)))
-      [[unlikely]]
+  if (autograd::is_tracked(input, weight) || autograd::is_tracked(bias)) [[unlikely]]
     autograd::record_linear(out, input, weight, bias);
   return out;
 }
