@@ -74,7 +74,7 @@ struct DataSet {
 };
 
 DataSet make_points(std::int64_t points, std::mt19937_64 &generator) {
-  std::normal_distribution<double> noise(0.0, 0.6);
+  std::normal_distribution<double> noise(0.0, 0.9);
   std::vector<double> features, one_hot;
   std::vector<std::int64_t> labels;
   for (std::int64_t i = 0; i < points; ++i) {

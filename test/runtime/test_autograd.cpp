@@ -63,6 +63,13 @@ TEST_P(Autograd, BackwardTakesAGradientForNonScalars) {
                           "does not require grad and does not have a grad_fn");
 }
 
+TEST_P(Autograd, BackwardOfSeveralRootsInOnePass) {
+  const Tensor x = leaf({1, 2}, {2});
+  const Tensor shared = x * 2; // reached from both roots: its node runs once
+  pl::autograd::backward({shared.sum(), shared * 3}, {{}, make({1, 10}, {2}, device())});
+  EXPECT_THAT(values(x.grad()), ::testing::ElementsAre(2 + 6, 2 + 60));
+}
+
 TEST_P(Autograd, NonLeavesHaveNoGradUnlessRetained) {
   const Tensor x = leaf({1, 2}, {2});
   const Tensor y = x * 3;
