@@ -40,8 +40,7 @@ inline pl::Tensor double_tensor(const std::vector<double> &values,
 }
 
 // Values in (low, high), away from 0 when `low` is: no ties, no kinks.
-inline std::vector<double> sample(std::int64_t count, double low, double high,
-                                  unsigned seed = 7) {
+inline std::vector<double> sample(std::int64_t count, double low, double high, unsigned seed = 7) {
   std::mt19937 generator(seed);
   std::uniform_real_distribution<double> uniform(low, high);
   std::vector<double> values(static_cast<std::size_t>(count));

@@ -52,8 +52,7 @@ TEST_P(Gradcheck, OpsWithScalars) {
 }
 
 TEST_P(Gradcheck, UnaryOps) {
-  gradcheck([](const Inputs &x) { return x[0].relu(); }, {signed_away_from_zero({3, 4})},
-            device());
+  gradcheck([](const Inputs &x) { return x[0].relu(); }, {signed_away_from_zero({3, 4})}, device());
   gradcheck([](const Inputs &x) { return x[0].exp(); }, {input({3, 4})}, device());
   gradcheck([](const Inputs &x) { return x[0].log(); }, {positive({3, 4})}, device());
   gradcheck([](const Inputs &x) { return -x[0]; }, {input({3, 4})}, device());
@@ -104,14 +103,14 @@ TEST_P(Gradcheck, Reductions) {
 }
 
 TEST_P(Gradcheck, MatrixProducts) {
-  gradcheck([](const Inputs &x) { return x[0].matmul(x[1]); }, {input({3, 4}), input({4, 2}, -1, 1, 4)},
-            device());
+  gradcheck([](const Inputs &x) { return x[0].matmul(x[1]); },
+            {input({3, 4}), input({4, 2}, -1, 1, 4)}, device());
   gradcheck([](const Inputs &x) { return x[0].mm(x[1]); }, {input({3, 4}), input({4, 2}, -1, 1, 4)},
             device());
-  gradcheck([](const Inputs &x) { return x[0].matmul(x[1]); }, {input({4}), input({4, 2}, -1, 1, 4)},
-            device());
-  gradcheck([](const Inputs &x) { return x[0].matmul(x[1]); }, {input({3, 4}), input({4}, -1, 1, 4)},
-            device());
+  gradcheck([](const Inputs &x) { return x[0].matmul(x[1]); },
+            {input({4}), input({4, 2}, -1, 1, 4)}, device());
+  gradcheck([](const Inputs &x) { return x[0].matmul(x[1]); },
+            {input({3, 4}), input({4}, -1, 1, 4)}, device());
   gradcheck([](const Inputs &x) { return x[0].matmul(x[1]); }, {input({4}), input({4}, -1, 1, 4)},
             device());
   gradcheck([](const Inputs &x) { return x[0].matmul(x[1]); },
@@ -175,8 +174,7 @@ TEST_P(Gradcheck, AModel) {
       device());
 }
 
-INSTANTIATE_TEST_SUITE_P(Devices, Gradcheck,
-                         ::testing::ValuesIn(pl_test::devices_with_cuda()),
+INSTANTIATE_TEST_SUITE_P(Devices, Gradcheck, ::testing::ValuesIn(pl_test::devices_with_cuda()),
                          pl_test::device_name);
 
 } // namespace

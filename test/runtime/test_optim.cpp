@@ -57,8 +57,8 @@ TEST_P(Optim, SgdWithNesterovMomentum) {
   pl::optim::SGD sgd({p}, pl::optim::SGDOptions(0.1).momentum(0.9).nesterov(true));
   sgd.step(); // buffer = 0.5; d = 0.5 + 0.9 * 0.5 = 0.95
   EXPECT_THAT(values(p), ElementsAre(DoubleNear(1 - 0.095, 1e-12)));
-  EXPECT_THROW_CONTAINING(pl::optim::SGD({p}, pl::optim::SGDOptions(0.1).nesterov(true)),
-                          pl::Error, "Nesterov momentum requires a momentum");
+  EXPECT_THROW_CONTAINING(pl::optim::SGD({p}, pl::optim::SGDOptions(0.1).nesterov(true)), pl::Error,
+                          "Nesterov momentum requires a momentum");
 }
 
 // Adam's update for one scalar parameter over the given gradients.
@@ -86,13 +86,11 @@ TEST_P(Optim, AdamMatchesTheReferenceUpdate) {
   adam.step();
   set_grad(p, {-0.2, 0.4});
   adam.step();
-  EXPECT_THAT(values(p),
-              ElementsAre(DoubleNear(adam_reference(1.0, {0.3, -0.2}, 0.01, 0.8, 0.99, 1e-8,
-                                                    0.1, false),
-                                     1e-12),
-                          DoubleNear(adam_reference(-0.5, {-0.7, 0.4}, 0.01, 0.8, 0.99, 1e-8,
-                                                    0.1, false),
-                                     1e-12)));
+  EXPECT_THAT(
+      values(p),
+      ElementsAre(
+          DoubleNear(adam_reference(1.0, {0.3, -0.2}, 0.01, 0.8, 0.99, 1e-8, 0.1, false), 1e-12),
+          DoubleNear(adam_reference(-0.5, {-0.7, 0.4}, 0.01, 0.8, 0.99, 1e-8, 0.1, false), 1e-12)));
 }
 
 TEST_P(Optim, AdamWDecaysTheWeightsDirectly) {
@@ -102,11 +100,11 @@ TEST_P(Optim, AdamWDecaysTheWeightsDirectly) {
   adamw.step();
   set_grad(p, {0.1});
   adamw.step();
-  EXPECT_THAT(values(p), ElementsAre(DoubleNear(
-                             adam_reference(2.0, {0.3, 0.1}, 0.05, 0.9, 0.999, 1e-8, 1e-2, true),
-                             1e-12)));
-  EXPECT_THROW_CONTAINING(pl::optim::Adam({p}, pl::optim::AdamOptions().amsgrad(true)),
-                          pl::Error, "amsgrad is not supported");
+  EXPECT_THAT(values(p),
+              ElementsAre(DoubleNear(
+                  adam_reference(2.0, {0.3, 0.1}, 0.05, 0.9, 0.999, 1e-8, 1e-2, true), 1e-12)));
+  EXPECT_THROW_CONTAINING(pl::optim::Adam({p}, pl::optim::AdamOptions().amsgrad(true)), pl::Error,
+                          "amsgrad is not supported");
 }
 
 TEST_P(Optim, ZeroGradAndParametersWithoutGradients) {
@@ -193,11 +191,14 @@ TEST_F(NonLeafParameter, AnOptimizerGivenAMovedLeafIsReportedNamingItsIndex) {
   const Tensor good = pl::zeros({2}, pl::device("sim:0").requires_grad(true));
   const Tensor moved = pl::ones({2}).mul(2).requires_grad_().to("sim:0");
   const int move_line = __LINE__ - 1;
-  EXPECT_THAT([&] { pl::optim::SGD sgd({good, moved}, 0.1); },
-              ::testing::ThrowsMessage<pl::TransferGuardError>(::testing::AllOf(
-                  ::testing::StartsWith("placement-non-leaf-parameter: SGD: parameters[1] is the "
-                                        "copy"),
-                  HasSubstr("test_optim.cpp:" + std::to_string(move_line) + ";"))));
+  EXPECT_THAT(
+      [&] {
+        pl::optim::SGD sgd({good, moved}, 0.1);
+      },
+      ::testing::ThrowsMessage<pl::TransferGuardError>(::testing::AllOf(
+          ::testing::StartsWith("placement-non-leaf-parameter: SGD: parameters[1] is the "
+                                "copy"),
+          HasSubstr("test_optim.cpp:" + std::to_string(move_line) + ";"))));
   pl::optim::SGD fine({good}, 0.1);
   EXPECT_EQ(fine.size(), 1u);
 }

@@ -173,9 +173,9 @@ variable_list root_gradients(const variable_list &tensors, const variable_list &
              " of tensors does not require grad and does not have a grad_fn");
     if (!grad_tensors.empty() && grad_tensors[i].defined()) {
       const Tensor &grad = grad_tensors[i];
-      PL_CHECK(grad.sizes() == tensor.sizes(), ShapeError, what, ": mismatch in shape: grad_output[",
-               i, "] has sizes ", grad.sizes().vec(), " and output[", i, "] has sizes ",
-               tensor.sizes().vec());
+      PL_CHECK(grad.sizes() == tensor.sizes(), ShapeError, what,
+               ": mismatch in shape: grad_output[", i, "] has sizes ", grad.sizes().vec(),
+               " and output[", i, "] has sizes ", tensor.sizes().vec());
       detail::common_device(what, {{"tensor", &tensor}, {"gradient", &grad}});
       grads.push_back(grad);
     } else {
@@ -217,8 +217,9 @@ variable_list grad(const variable_list &outputs, const variable_list &inputs,
     PL_CHECK(inputs[i].requires_grad(), Error, "grad: input ", i, " does not require grad");
     capture.push_back(gradient_edge(inputs[i]));
   }
-  variable_list result = run_backward(root_edges(outputs), root_gradients(outputs, grad_outputs, "grad"),
-                                      retain_graph.value_or(create_graph), &capture);
+  variable_list result =
+      run_backward(root_edges(outputs), root_gradients(outputs, grad_outputs, "grad"),
+                   retain_graph.value_or(create_graph), &capture);
   for (std::size_t i = 0; i < result.size(); ++i) {
     PL_CHECK(allow_unused || result[i].defined(), Error, "grad: input ", i,
              " was not used in the graph of the outputs; pass allow_unused=true if this is "

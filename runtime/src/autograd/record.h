@@ -41,8 +41,7 @@ Tensor &binary_scalar_in_place(backend::BinaryOp op, const Tensor &self, const S
 Tensor &unary_in_place(backend::UnaryOp op, const Tensor &self,
                        const std::function<void()> &forward);
 Tensor &fill_in_place(const Tensor &self, const std::function<void()> &forward);
-Tensor &copy_in_place(const Tensor &self, const Tensor &src,
-                      const std::function<void()> &forward);
+Tensor &copy_in_place(const Tensor &self, const Tensor &src, const std::function<void()> &forward);
 
 // ---- reductions -----------------------------------------------------------------
 void record_sum(const Tensor &out, const Tensor &self, IntArrayRef dims);
@@ -60,8 +59,7 @@ void record_linear(const Tensor &out, const Tensor &input, const Tensor &weight,
 // view, reshape, flatten, squeeze, unsqueeze, t of a vector: same elements,
 // other sizes.
 void record_reshape(const Tensor &out, const Tensor &self);
-void record_transpose(const Tensor &out, const Tensor &self, std::int64_t dim0,
-                      std::int64_t dim1);
+void record_transpose(const Tensor &out, const Tensor &self, std::int64_t dim0, std::int64_t dim1);
 void record_narrow(const Tensor &out, const Tensor &self, std::int64_t dim, std::int64_t start);
 void record_select(const Tensor &out, const Tensor &self, std::int64_t dim, std::int64_t index);
 

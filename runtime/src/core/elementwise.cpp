@@ -216,8 +216,7 @@ Tensor tracked_binary_scalar(BinaryOp op, const Tensor &self, const Scalar &othe
 
 Tensor &tracked_binary_in_place(BinaryOp op, const Tensor &self, const Tensor &other) {
   if (autograd::is_tracked(self, other)) [[unlikely]]
-    return autograd::binary_in_place(op, self, other,
-                                     [&] { binary_in_place(op, self, other); });
+    return autograd::binary_in_place(op, self, other, [&] { binary_in_place(op, self, other); });
   return binary_in_place(op, self, other);
 }
 

@@ -295,8 +295,9 @@ Tensor Tensor::to(const Tensor &other, bool non_blocking, bool copy, SourceLocat
 Tensor Tensor::cuda(SourceLocation loc) const {
   const TensorImpl &impl = impl_ref();
   return detail::converted(*this,
-                           detail::convert("cuda", *this, detail::resolve_device(Device(kCUDA), loc),
-                                           impl.dtype, false, false, loc),
+                           detail::convert("cuda", *this,
+                                           detail::resolve_device(Device(kCUDA), loc), impl.dtype,
+                                           false, false, loc),
                            loc);
 }
 

@@ -68,7 +68,12 @@ struct CallSiteHash {
   }
 };
 
-enum class Finding : std::uint8_t { RepeatedTransfer, HostSyncLimit, CreateThenMove, NonLeafParameter };
+enum class Finding : std::uint8_t {
+  RepeatedTransfer,
+  HostSyncLimit,
+  CreateThenMove,
+  NonLeafParameter
+};
 
 struct ReportedKey {
   CallSite site;

@@ -189,8 +189,8 @@ Tensor Tensor::unsqueeze(std::int64_t dim) const {
   const std::int64_t stride = d < sizes.size() ? sizes[d] * strides[d] : 1;
   sizes.insert(sizes.begin() + static_cast<std::ptrdiff_t>(d), 1);
   strides.insert(strides.begin() + static_cast<std::ptrdiff_t>(d), stride);
-  return reshaped(*this, detail::make_view(*this, std::move(sizes), std::move(strides),
-                                           impl.storage_offset));
+  return reshaped(
+      *this, detail::make_view(*this, std::move(sizes), std::move(strides), impl.storage_offset));
 }
 
 Tensor Tensor::squeeze(std::int64_t dim) const {
@@ -203,8 +203,8 @@ Tensor Tensor::squeeze(std::int64_t dim) const {
   auto strides = impl.strides;
   sizes.erase(sizes.begin() + static_cast<std::ptrdiff_t>(d));
   strides.erase(strides.begin() + static_cast<std::ptrdiff_t>(d));
-  return reshaped(*this, detail::make_view(*this, std::move(sizes), std::move(strides),
-                                           impl.storage_offset));
+  return reshaped(
+      *this, detail::make_view(*this, std::move(sizes), std::move(strides), impl.storage_offset));
 }
 
 Tensor Tensor::flatten(std::int64_t start_dim, std::int64_t end_dim) const {

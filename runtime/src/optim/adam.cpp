@@ -12,8 +12,8 @@ namespace {
 // denominator that gets eps added (and 0 for x == 0).
 Tensor square_root(const Tensor &x) { return (x.log() * 0.5).exp(); }
 
-detail::AdamSettings settings_of(double lr, const AdamBetas &betas, double eps,
-                                 double weight_decay, bool decoupled) {
+detail::AdamSettings settings_of(double lr, const AdamBetas &betas, double eps, double weight_decay,
+                                 bool decoupled) {
   return {lr, std::get<0>(betas), std::get<1>(betas), eps, weight_decay, decoupled};
 }
 
@@ -28,8 +28,7 @@ Adam::Adam(std::vector<Tensor> parameters, AdamOptions options, SourceLocation l
 
 Adam::Adam(std::string name, std::vector<Tensor> parameters, detail::AdamSettings settings,
            bool amsgrad, SourceLocation loc)
-    : Optimizer(std::move(name), std::move(parameters), loc), settings_(settings),
-      state_(size()) {
+    : Optimizer(std::move(name), std::move(parameters), loc), settings_(settings), state_(size()) {
   PL_CHECK(!amsgrad, Error, this->name(),
            ": amsgrad is not supported by pl (the kernels have no elementwise maximum)");
   PL_CHECK(settings_.lr >= 0, Error, this->name(), ": invalid learning rate ", settings_.lr);
@@ -72,8 +71,7 @@ Tensor Adam::step(LossClosure closure) {
     const double step = static_cast<double>(state.step);
     const double bias_correction1 = 1 - std::pow(s.beta1, step);
     const double bias_correction2 = 1 - std::pow(s.beta2, step);
-    const Tensor denominator =
-        square_root(state.exp_avg_sq) / std::sqrt(bias_correction2) + s.eps;
+    const Tensor denominator = square_root(state.exp_avg_sq) / std::sqrt(bias_correction2) + s.eps;
     parameter.sub_(state.exp_avg / denominator * (s.lr / bias_correction1));
   }
   return loss;

@@ -5,8 +5,7 @@
 namespace pl::optim {
 
 SGD::SGD(std::vector<Tensor> parameters, SGDOptions options, SourceLocation loc)
-    : Optimizer("SGD", std::move(parameters), loc), options_(options),
-      momentum_buffers_(size()) {
+    : Optimizer("SGD", std::move(parameters), loc), options_(options), momentum_buffers_(size()) {
   PL_CHECK(options_.lr() >= 0, Error, "SGD: invalid learning rate ", options_.lr());
   PL_CHECK(options_.momentum() >= 0, Error, "SGD: invalid momentum ", options_.momentum());
   PL_CHECK(options_.weight_decay() >= 0, Error, "SGD: invalid weight_decay ",

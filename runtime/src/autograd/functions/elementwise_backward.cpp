@@ -307,8 +307,7 @@ Tensor &fill_in_place(const Tensor &self, const std::function<void()> &forward) 
   return const_cast<Tensor &>(self);
 }
 
-Tensor &copy_in_place(const Tensor &self, const Tensor &src,
-                      const std::function<void()> &forward) {
+Tensor &copy_in_place(const Tensor &self, const Tensor &src, const std::function<void()> &forward) {
   if (!prepare_in_place("copy_", self, {&self, &src})) {
     forward();
     return const_cast<Tensor &>(self);

@@ -28,8 +28,7 @@ struct TransposeBackward final : Node {
 struct SliceBackward final : Node {
   SliceBackward(const char *kind, std::vector<std::int64_t> input_sizes, std::int64_t dim,
                 std::int64_t start, bool selects)
-      : kind(kind), input_sizes(std::move(input_sizes)), dim(dim), start(start),
-        selects(selects) {}
+      : kind(kind), input_sizes(std::move(input_sizes)), dim(dim), start(start), selects(selects) {}
   const char *name() const override { return kind; }
   variable_list apply(variable_list &&grads) override {
     const Tensor &grad = grads[0];
@@ -59,24 +58,23 @@ void record_reshape(const Tensor &out, const Tensor &self) {
     record_view(out, self, std::make_shared<ReshapeBackward>(self.sizes().vec()));
 }
 
-void record_transpose(const Tensor &out, const Tensor &self, std::int64_t dim0,
-                      std::int64_t dim1) {
+void record_transpose(const Tensor &out, const Tensor &self, std::int64_t dim0, std::int64_t dim1) {
   if (should_record({&self}))
     record_view(out, self, std::make_shared<TransposeBackward>(dim0, dim1));
 }
 
 void record_narrow(const Tensor &out, const Tensor &self, std::int64_t dim, std::int64_t start) {
   if (should_record({&self}))
-    record_view(out, self,
-                std::make_shared<SliceBackward>("NarrowBackward", self.sizes().vec(), dim, start,
-                                                false));
+    record_view(
+        out, self,
+        std::make_shared<SliceBackward>("NarrowBackward", self.sizes().vec(), dim, start, false));
 }
 
 void record_select(const Tensor &out, const Tensor &self, std::int64_t dim, std::int64_t index) {
   if (should_record({&self}))
-    record_view(out, self,
-                std::make_shared<SliceBackward>("SelectBackward", self.sizes().vec(), dim, index,
-                                                true));
+    record_view(
+        out, self,
+        std::make_shared<SliceBackward>("SelectBackward", self.sizes().vec(), dim, index, true));
 }
 
 } // namespace pl::autograd
