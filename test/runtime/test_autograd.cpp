@@ -184,6 +184,19 @@ TEST_P(Autograd, ADtypeConversionSendsTheGradientBackInTheSourceDtype) {
   EXPECT_THAT(values(x.grad()), ::testing::ElementsAre(2, 2));
 }
 
+TEST_P(Autograd, InPlaceOpsThatPromoteKeepEachInputsDtype) {
+  const Tensor x = leaf({1, 2}, {2}); // float
+  Tensor y = make({3, 4}, {2}, device(), pl::kDouble);
+  y.requires_grad_();
+  const Tensor z = x * 1;
+  z.mul_(y); // computed in double, written back as float
+  z.sum().backward();
+  EXPECT_EQ(x.grad().dtype(), pl::kFloat);
+  EXPECT_EQ(y.grad().dtype(), pl::kDouble);
+  EXPECT_THAT(values(x.grad()), ::testing::ElementsAre(3, 4));
+  EXPECT_THAT(values(y.grad()), ::testing::ElementsAre(1, 2));
+}
+
 TEST_P(Autograd, MovingALeafMakesANonLeafWhoseGradStaysUndefined) {
   const pl::Device other = device().is_cpu() ? pl::Device("sim:0") : pl::Device(pl::kCPU);
   const Tensor w = pl::randn({2, 2}, pl::requires_grad()).to(device());
