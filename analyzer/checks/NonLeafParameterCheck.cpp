@@ -12,37 +12,34 @@ void NonLeafParameterCheck::report(const RecordedFindings &Findings) {
     explicit Reporter(NonLeafParameterCheck &Check) : Check(Check) {}
 
     void onNonLeafParameter(const NonLeafParameterFinding &F) override {
-      const char *Format = nullptr;
-      switch (F.Kind) {
-      case ParameterUseKind::Optimizer:
-        Format = "the optimizer is given '%0', which is not a leaf: it is the copy that '%1' "
-                 "made of a tensor that requires grad, so it gets no gradient and is never "
-                 "updated";
-        break;
-      case ParameterUseKind::GradRead:
-        Format = "'%0' is not a leaf: it is the copy that '%1' made of a tensor that requires "
-                 "grad, so its grad() stays undefined";
-        break;
-      case ParameterUseKind::Registered:
-        Format = "'%0' is registered as a parameter but is not a leaf: it is the copy that "
-                 "'%1' made of a tensor that requires grad, so it gets no gradient";
-        break;
-      }
       StringRef Method = F.Move->getMethodDecl()->getName();
       {
-        // One diagnostic in flight at a time. The fix-it, at the move,
-        // makes the tensor on the device (so it stays a leaf).
-        auto Diag = Check.diag(F.Use->getExprLoc(), Format)
-                    << Check.text(F.Tensor) << ("." + Method + "()").str();
+        // At the move, where the fix goes (and where the runtime points):
+        // the fix-it makes the tensor on the device, so it stays a leaf.
+        auto Diag = Check.diag(F.Move->getExprLoc(),
+                               "'.%0()' copies a tensor that requires grad, and the copy is "
+                               "used as a parameter: it is not a leaf, so it never gets a "
+                               "gradient; create the tensor on the device, or move it first "
+                               "and call requires_grad_() after")
+                    << Method;
         if (std::optional<PlacementCheck::FactoryOnDevice> New =
                 F.Factory ? Check.factoryOnDevice(*F.Factory, *F.Move) : std::nullopt)
           Diag << FixItHint::CreateReplacement(
               CharSourceRange::getTokenRange(F.Move->getSourceRange()), New->Factory);
       }
-      Check.diag(F.Move->getExprLoc(),
-                 "the leaf that requires grad is left behind here; create the tensor on the "
-                 "device, or move it first and call requires_grad_() after",
-                 DiagnosticIDs::Note);
+      const char *Use = nullptr;
+      switch (F.Kind) {
+      case ParameterUseKind::Optimizer:
+        Use = "the optimizer is given the copy '%0' here; it never updates it";
+        break;
+      case ParameterUseKind::GradRead:
+        Use = "the copy's gradient is read here; '%0.grad()' stays undefined";
+        break;
+      case ParameterUseKind::Registered:
+        Use = "the copy is registered as a parameter here";
+        break;
+      }
+      Check.diag(F.Use->getExprLoc(), Use, DiagnosticIDs::Note) << Check.text(F.Tensor);
     }
 
   private:

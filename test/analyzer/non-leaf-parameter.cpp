@@ -9,29 +9,29 @@
 void consume(const torch::Tensor &t);
 void givenToOptimizer(torch::Device device) {
   auto w = torch::randn({4, 3}, torch::requires_grad()).to(device);
+  // CHECK-MESSAGES: :[[@LINE-1]]:57: warning: '.to()' copies a tensor that requires grad, and the copy is used as a parameter: it is not a leaf, so it never gets a gradient; create the tensor on the device, or move it first and call requires_grad_() after [placement-non-leaf-parameter]
+  // CHECK-MESSAGES: :[[@LINE+6]]:21: note: the optimizer is given the copy 'w' here; it never updates it
   // CHECK-FIXES: auto w = torch::randn({4, 3}, torch::TensorOptions(torch::requires_grad()).device(device));
   auto b = torch::zeros({3}, torch::TensorOptions().requires_grad(true)).to(device);
+  // CHECK-MESSAGES: :[[@LINE-1]]:74: warning: '.to()' copies a tensor that requires grad, and the copy is used as a parameter: it is not a leaf, so it never gets a gradient; create the tensor on the device, or move it first and call requires_grad_() after [placement-non-leaf-parameter]
+  // CHECK-MESSAGES: :[[@LINE+2]]:21: note: the optimizer is given the copy 'b' here; it never updates it
   // CHECK-FIXES: auto b = torch::zeros({3}, torch::TensorOptions(torch::TensorOptions().requires_grad(true)).device(device));
   torch::optim::SGD optimizer({w, b}, torch::optim::SGDOptions(0.1));
-  // CHECK-MESSAGES: :[[@LINE-1]]:21: warning: the optimizer is given 'b', which is not a leaf: it is the copy that '.to()' made of a tensor that requires grad, so it gets no gradient and is never updated [placement-non-leaf-parameter]
-  // CHECK-MESSAGES: :[[@LINE-4]]:74: note: the leaf that requires grad is left behind here; create the tensor on the device, or move it first and call requires_grad_() after
-  // CHECK-MESSAGES: :[[@LINE-3]]:21: warning: the optimizer is given 'w', which is not a leaf: it is the copy that '.to()' made of a tensor that requires grad, so it gets no gradient and is never updated [placement-non-leaf-parameter]
-  // CHECK-MESSAGES: :[[@LINE-8]]:57: note: the leaf that requires grad is left behind here; create the tensor on the device, or move it first and call requires_grad_() after
 }
 void gradRead() {
   auto w = torch::randn({4, 3}, torch::requires_grad());
   w = w.cuda();
+  // CHECK-MESSAGES: :[[@LINE-1]]:9: warning: '.cuda()' copies a tensor that requires grad, and the copy is used as a parameter: it is not a leaf, so it never gets a gradient; create the tensor on the device, or move it first and call requires_grad_() after [placement-non-leaf-parameter]
+  // CHECK-MESSAGES: :[[@LINE+3]]:13: note: the copy's gradient is read here; 'w.grad()' stays undefined
   auto loss = w.sum();
   loss.backward();
   consume(w.grad());
-  // CHECK-MESSAGES: :[[@LINE-1]]:13: warning: 'w' is not a leaf: it is the copy that '.cuda()' made of a tensor that requires grad, so its grad() stays undefined [placement-non-leaf-parameter]
-  // CHECK-MESSAGES: :[[@LINE-5]]:9: note: the leaf that requires grad is left behind here; create the tensor on the device, or move it first and call requires_grad_() after
 }
 struct Affine : torch::nn::Module {
   explicit Affine(torch::Device device) {
     scale = register_parameter("scale", torch::ones({3}, torch::requires_grad()).to(device));
-    // CHECK-MESSAGES: :[[@LINE-1]]:13: warning: 'torch::ones({3}, torch::requires_grad()).to(device)' is registered as a parameter but is not a leaf: it is the copy that '.to()' made of a tensor that requires grad, so it gets no gradient [placement-non-leaf-parameter]
-    // CHECK-MESSAGES: :[[@LINE-2]]:82: note: the leaf that requires grad is left behind here; create the tensor on the device, or move it first and call requires_grad_() after
+    // CHECK-MESSAGES: :[[@LINE-1]]:82: warning: '.to()' copies a tensor that requires grad, and the copy is used as a parameter: it is not a leaf, so it never gets a gradient; create the tensor on the device, or move it first and call requires_grad_() after [placement-non-leaf-parameter]
+    // CHECK-MESSAGES: :[[@LINE-2]]:13: note: the copy is registered as a parameter here
     // CHECK-FIXES: scale = register_parameter("scale", torch::ones({3}, torch::TensorOptions(torch::requires_grad()).device(device)));
   }
   torch::Tensor scale;

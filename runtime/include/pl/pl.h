@@ -4,12 +4,14 @@
 #pragma once
 
 #include <pl/array_ref.h>
+#include <pl/autograd.h>
 #include <pl/cuda.h>
 #include <pl/device.h>
 #include <pl/error.h>
 #include <pl/factories.h>
 #include <pl/nn.h>
 #include <pl/ops.h>
+#include <pl/optim.h>
 #include <pl/ordered_dict.h>
 #include <pl/parallel.h>
 #include <pl/scalar.h>

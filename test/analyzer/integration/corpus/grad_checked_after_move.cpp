@@ -15,10 +15,10 @@ int main() {
   model->to(device);
   auto image = torch::rand({1, 3, 32, 32});
   image.requires_grad_();
-  image = image.to(device);
+  image = image.to(device); // expect: placement-non-leaf-parameter
   auto score = model->forward(image).max();
   score.backward();
-  auto saliency = image.grad().abs().amax(1); // expect: placement-non-leaf-parameter
+  auto saliency = image.grad().abs().amax(1);
   std::cout << saliency.sizes() << "\n";
   return 0;
 }

@@ -12,9 +12,9 @@ int main() {
   auto x = torch::randn({256, 8}, torch::TensorOptions().device(device));
   auto y = x.matmul(torch::arange(8, torch::TensorOptions().dtype(torch::kFloat).device(device)));
 
-  auto w = torch::randn({8}, torch::requires_grad()).to(device);
-  auto b = torch::zeros({1}, torch::TensorOptions().requires_grad(true)).to(device);
-  torch::optim::Adam optimizer({w, b}, torch::optim::AdamOptions(0.05)); // expect: placement-non-leaf-parameter
+  auto w = torch::randn({8}, torch::requires_grad()).to(device); // expect: placement-non-leaf-parameter
+  auto b = torch::zeros({1}, torch::TensorOptions().requires_grad(true)).to(device); // expect: placement-non-leaf-parameter
+  torch::optim::Adam optimizer({w, b}, torch::optim::AdamOptions(0.05));
   for (int epoch = 0; epoch < 200; ++epoch) {
     auto loss = torch::mse_loss(x.matmul(w) + b, y);
     optimizer.zero_grad();
