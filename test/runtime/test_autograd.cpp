@@ -135,6 +135,43 @@ TEST_P(Autograd, InPlaceChangeOfAnUnsavedTensorIsFine) {
   EXPECT_THAT(values(x.grad()), ::testing::ElementsAre(6, 6));
 }
 
+TEST_P(Autograd, AViewIsRefusedAfterAnInPlaceOpOnItsBase) {
+  // PyTorch rebases v onto y's new history (x.grad [6, 6, 0]); pl refuses
+  // rather than give the gradient of the old y ([2, 2, 0]).
+  const Tensor x = leaf({1, 2, 3}, {3});
+  const Tensor y = x * 2;
+  const Tensor v = y.narrow(0, 0, 2);
+  const Tensor w = v.narrow(0, 0, 1); // a view of a view has y as its base too
+  y.mul_(3);
+  const char *message = "a view of a tensor that requires grad is used after its base was "
+                        "modified by an in-place operation";
+  EXPECT_THROW_CONTAINING(v.sum(), pl::Error, message);
+  EXPECT_THROW_CONTAINING(v.backward(make({1, 1}, {2}, device())), pl::Error, message);
+  EXPECT_THROW_CONTAINING(w * 2, pl::Error, message);
+  y.narrow(0, 0, 2).sum().backward(); // a view made after the write sees it
+  EXPECT_THAT(values(x.grad()), ::testing::ElementsAre(6, 6, 0));
+}
+
+TEST_P(Autograd, AViewUsedBeforeAnInPlaceOpOnItsBaseKeepsItsGradient) {
+  const Tensor x = leaf({1, 2, 3}, {3});
+  const Tensor y = x * 2;
+  const Tensor twice_v = y.narrow(0, 0, 2) * 2;
+  y.mul_(3);
+  twice_v.sum().backward();
+  EXPECT_THAT(values(x.grad()), ::testing::ElementsAre(4, 4, 0));
+}
+
+TEST_P(Autograd, AViewOfALeafStaysUsableAfterAnUpdateWithoutGrad) {
+  const Tensor x = leaf({1, 2, 3}, {3});
+  const Tensor v = x.narrow(0, 0, 2);
+  {
+    const pl::NoGradGuard no_grad;
+    x.mul_(2); // as an optimizer step does: no new history
+  }
+  (v * v).sum().backward();
+  EXPECT_THAT(values(x.grad()), ::testing::ElementsAre(4, 8, 0));
+}
+
 TEST_P(Autograd, AGraphRunsOnceUnlessRetained) {
   const Tensor x = leaf({1, 2}, {2});
   const Tensor loss = (x * x).sum();

@@ -88,6 +88,15 @@ struct AutogradMeta {
   // Made by a view op of a tensor that requires grad: in-place ops on it
   // are refused (pl does not rebase a view's base).
   bool is_view = false;
+  // A view's root base and what the base's history and storage version
+  // were when the view was made. An in-place op recorded on the base since
+  // then gave the base a grad_fn that the view's grad_fn does not go
+  // through, so using the view would give a wrong gradient: gradient_edge
+  // refuses it. The base is held (as PyTorch's views hold theirs) so that
+  // its history can be compared however long the view lives.
+  Tensor view_base;
+  std::weak_ptr<Node> base_grad_fn_at_view;
+  std::uint32_t version_at_view = 0;
   std::uint32_t output_nr = 0;
   Tensor grad;
   std::shared_ptr<Node> grad_fn;

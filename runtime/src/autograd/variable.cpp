@@ -67,10 +67,30 @@ AutogradMeta &materialize_meta(const Tensor &tensor) {
   return *meta;
 }
 
+namespace {
+
+// The base of a view had an in-place op recorded on it after the view was
+// made. PyTorch would rebase the view's grad_fn onto the base's new
+// history; pl refuses, rather than let the gradient skip the in-place op.
+bool base_history_changed(const Tensor &view, const AutogradMeta &meta) {
+  if (view._version() == meta.version_at_view)
+    return false;
+  const AutogradMeta *base_meta = meta.view_base.impl()->autograd_meta.get();
+  return base_meta->grad_fn != meta.base_grad_fn_at_view.lock();
+}
+
+} // namespace
+
 Edge gradient_edge(const Tensor &tensor) {
   if (tensor.impl()->autograd_meta == nullptr)
     return {};
   AutogradMeta &meta = *tensor.impl()->autograd_meta;
+  PL_CHECK(!(meta.is_view && base_history_changed(tensor, meta)), Error,
+           "a view of a tensor that requires grad is used after its base was modified by an "
+           "in-place operation (the view was made at version ",
+           meta.version_at_view, ", the base is now at version ", tensor._version(),
+           "); pl's autograd does not rebase views: make the view again after the in-place "
+           "operation, or clone() it before");
   if (meta.grad_fn)
     return {meta.grad_fn, meta.output_nr};
   if (!meta.requires_grad)

@@ -48,7 +48,14 @@ struct SliceBackward final : Node {
 void record_view(const Tensor &out, const Tensor &self, const std::shared_ptr<Node> &node) {
   connect(*node, {&self});
   set_history(out, node);
-  materialize_meta(out).is_view = out.impl()->storage == self.impl()->storage;
+  if (out.impl()->storage != self.impl()->storage)
+    return; // reshape copied
+  AutogradMeta &meta = materialize_meta(out);
+  meta.is_view = true;
+  const AutogradMeta &self_meta = *self.impl()->autograd_meta;
+  meta.view_base = self_meta.is_view ? self_meta.view_base : self;
+  meta.base_grad_fn_at_view = meta.view_base.impl()->autograd_meta->grad_fn;
+  meta.version_at_view = out._version();
 }
 
 } // namespace
