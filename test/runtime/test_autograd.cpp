@@ -204,6 +204,26 @@ TEST_P(Autograd, GradOfANonLeafInput) {
   EXPECT_THAT(values(grads[0]), ::testing::ElementsAre(4, 8));
 }
 
+TEST_P(Autograd, GradRunsOnlyThePartOfTheGraphAboveItsInputs) {
+  const Tensor x = leaf({1, 2}, {2});
+  const Tensor y = x.exp(); // saves y
+  const Tensor h = y * 2;
+  y.add_(1); // below h: grad() of h need not run ExpBackward
+  const auto grads = pl::autograd::grad({h.sum()}, {h});
+  EXPECT_THAT(values(grads[0]), ::testing::ElementsAre(1, 1));
+}
+
+TEST_P(Autograd, GradLeavesThePartOfTheGraphBelowItsInputsForBackward) {
+  const Tensor x = leaf({1, 2}, {2});
+  const Tensor h = x * x; // its saved x must survive grad()
+  const Tensor loss = (h * 3).sum();
+  const auto grads = pl::autograd::grad({loss}, {h});
+  EXPECT_THAT(values(grads[0]), ::testing::ElementsAre(3, 3));
+  EXPECT_FALSE(x.grad().defined());
+  loss.backward();
+  EXPECT_THAT(values(x.grad()), ::testing::ElementsAre(6, 12));
+}
+
 TEST_P(Autograd, AScalarCpuTensorJoinsAndGetsItsGradientOnTheCpu) {
   Tensor scale = pl::tensor(3.0, pl::TensorOptions(pl::kCPU).dtype(pl::kDouble));
   scale.requires_grad_();

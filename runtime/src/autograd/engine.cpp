@@ -1,6 +1,7 @@
 // The engine: runs the graph backwards from its roots, each node once all
 // the gradients for its outputs have arrived (dependency counts), later
 // nodes first among the ready ones, with grad mode off.
+#include <algorithm>
 #include <queue>
 #include <unordered_map>
 #include <unordered_set>
@@ -48,18 +49,66 @@ Tensor fit_to_input(const Node &node, Tensor grad, const InputMeta &meta) {
   return grad;
 }
 
-std::unordered_map<Node *, int> count_dependencies(const std::vector<Edge> &roots) {
+// With capture (autograd::grad): the nodes on a path from a root to a
+// captured edge, as PyTorch's exec_info. Only these run, and only their
+// dependencies are counted, so that grad() neither needs nor frees the
+// part of the graph below its inputs.
+std::unordered_set<Node *> needed_nodes(const std::vector<Edge> &roots,
+                                        const std::vector<Edge> &capture) {
+  std::unordered_set<Node *> needed;
+  for (const Edge &edge : capture)
+    if (edge.is_valid())
+      needed.insert(edge.function.get());
+  // Depth first, each node once; a node is needed once a child is.
+  struct Frame {
+    Node *node;
+    std::size_t next_edge;
+  };
+  std::unordered_set<Node *> visited;
+  std::vector<Frame> stack;
+  for (const Edge &root : roots) {
+    if (!root.is_valid() || !visited.insert(root.function.get()).second)
+      continue;
+    stack.push_back({root.function.get(), 0});
+    while (!stack.empty()) {
+      Frame &frame = stack.back();
+      if (frame.next_edge == frame.node->next_edges.size()) {
+        Node *done = frame.node;
+        stack.pop_back();
+        if (!stack.empty() && needed.contains(done))
+          needed.insert(stack.back().node);
+        continue;
+      }
+      const Edge &edge = frame.node->next_edges[frame.next_edge++];
+      if (!edge.is_valid())
+        continue;
+      if (visited.insert(edge.function.get()).second)
+        stack.push_back({edge.function.get(), 0});
+      else if (needed.contains(edge.function.get()))
+        needed.insert(frame.node);
+    }
+  }
+  return needed;
+}
+
+// How many gradients each node waits for; with `needed`, counting only the
+// edges between needed nodes.
+std::unordered_map<Node *, int> count_dependencies(const std::vector<Edge> &roots,
+                                                   const std::unordered_set<Node *> *needed) {
+  const auto counts = [&](const Edge &edge) {
+    return edge.is_valid() && (needed == nullptr || needed->contains(edge.function.get()));
+  };
   std::unordered_map<Node *, int> dependencies;
   std::unordered_set<Node *> seen;
   std::vector<Node *> stack;
   for (const Edge &root : roots)
-    if (root.is_valid() && seen.insert(root.function.get()).second)
+    if (counts(root) && seen.insert(root.function.get()).second)
       stack.push_back(root.function.get());
   while (!stack.empty()) {
     Node *node = stack.back();
     stack.pop_back();
     for (const Edge &edge : node->next_edges) {
-      if (!edge.is_valid())
+      if (!counts(edge))
         continue;
       ++dependencies[edge.function.get()];
       if (seen.insert(edge.function.get()).second)
@@ -98,7 +147,14 @@ variable_list run_backward(const std::vector<Edge> &roots, variable_list root_gr
                            bool keep_graph, const std::vector<Edge> *capture) {
   PL_ASSERT(roots.size() == root_grads.size());
   const NoGradGuard no_grad;
-  std::unordered_map<Node *, int> dependencies = count_dependencies(roots);
+  std::optional<std::unordered_set<Node *>> needed;
+  if (capture != nullptr)
+    needed = needed_nodes(roots, *capture);
+  const auto is_needed = [&](const Edge &edge) {
+    return edge.is_valid() && (!needed || needed->contains(edge.function.get()));
+  };
+  std::unordered_map<Node *, int> dependencies =
+      count_dependencies(roots, needed ? &*needed : nullptr);
   // Keeps every node alive while it may still run.
   std::unordered_map<Node *, std::shared_ptr<Node>> owners;
   std::unordered_map<Node *, variable_list> buffers;
@@ -112,7 +168,7 @@ variable_list run_backward(const std::vector<Edge> &roots, variable_list root_gr
   std::priority_queue<Node *, std::vector<Node *>, LaterFirst> ready;
   std::unordered_set<Node *> queued;
   for (std::size_t i = 0; i < roots.size(); ++i) {
-    if (!roots[i].is_valid())
+    if (!is_needed(roots[i]))
       continue;
     accumulate(buffer_of(roots[i]), root_grads[i]);
     Node *node = roots[i].function.get();
@@ -127,25 +183,28 @@ variable_list run_backward(const std::vector<Edge> &roots, variable_list root_gr
     variable_list grads = std::move(buffers[node]);
     grads.resize(node->num_outputs());
     store_retained(*node, grads);
-    // autograd::grad returns gradients: it never writes a leaf's grad().
-    const bool is_accumulator = node->next_edges.empty() && capture != nullptr;
     if (capture != nullptr) {
       for (std::size_t i = 0; i < capture->size(); ++i)
         if ((*capture)[i].function.get() == node)
           captured[i] = grads[(*capture)[i].input_nr];
     }
+    // Under capture a node runs only when a captured edge lies below it: a
+    // captured node is otherwise just read, and a leaf's AccumulateGrad
+    // never runs (grad() does not write grad()).
+    const bool runs =
+        !needed || std::any_of(node->next_edges.begin(), node->next_edges.end(), is_needed);
     bool any_defined = false;
     for (const Tensor &grad : grads)
       any_defined = any_defined || grad.defined();
     variable_list outputs;
-    if (any_defined && !is_accumulator)
+    if (any_defined && runs)
       outputs = node->apply(std::move(grads));
-    if (!keep_graph)
+    if (!keep_graph && runs)
       node->release_saved();
     outputs.resize(node->next_edges.size());
     for (std::size_t i = 0; i < node->next_edges.size(); ++i) {
       const Edge &edge = node->next_edges[i];
-      if (!edge.is_valid())
+      if (!is_needed(edge))
         continue;
       if (outputs[i].defined())
         accumulate(buffer_of(edge), fit_to_input(*node, outputs[i], node->input_metas[i]));
