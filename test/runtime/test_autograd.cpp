@@ -224,6 +224,17 @@ TEST_P(Autograd, GradLeavesThePartOfTheGraphBelowItsInputsForBackward) {
   EXPECT_THAT(values(x.grad()), ::testing::ElementsAre(6, 12));
 }
 
+TEST_P(Autograd, MatmulAndLinearSaveOnlyWhatTheGradientsNeed) {
+  const Tensor w = make({1, 2, 3, 4}, {2, 2}, device()); // needs no gradient
+  const Tensor x = leaf({1, 2}, {1, 2});
+  const Tensor h = x * 1;
+  const Tensor product = h.matmul(w);
+  const Tensor linear = pl::linear(h, w);
+  h.add_(1); // h is not needed: only w is, for h's gradient
+  (product.sum() + linear.sum()).backward();
+  EXPECT_THAT(values(x.grad()), ::testing::ElementsAre(1 + 2 + 1 + 3, 3 + 4 + 2 + 4));
+}
+
 TEST_P(Autograd, AScalarCpuTensorJoinsAndGetsItsGradientOnTheCpu) {
   Tensor scale = pl::tensor(3.0, pl::TensorOptions(pl::kCPU).dtype(pl::kDouble));
   scale.requires_grad_();

@@ -8,30 +8,27 @@ namespace pl::autograd {
 namespace {
 
 // a @ b with numpy's rules: a 1-D operand is a matrix of one row (a) or one
-// column (b), batch dims broadcast (the engine sums them back).
+// column (b), batch dims broadcast (the engine sums them back). Each
+// operand is saved only for the other's gradient.
 struct MatmulBackward final : Node {
   const char *name() const override { return "MatmulBackward"; }
   variable_list apply(variable_list &&grads) override {
-    const Tensor a = self.unpack(name());
-    const Tensor b = other.unpack(name());
-    const bool a_vector = a.dim() == 1;
-    const bool b_vector = b.dim() == 1;
-    const Tensor lhs = a_vector ? a.unsqueeze(0) : a;
-    const Tensor rhs = b_vector ? b.unsqueeze(-1) : b;
     Tensor grad = grads[0];
-    if (a_vector)
-      grad = grad.unsqueeze(b_vector ? 0 : -2);
-    if (b_vector)
+    if (self_is_vector)
+      grad = grad.unsqueeze(other_is_vector ? 0 : -2);
+    if (other_is_vector)
       grad = grad.unsqueeze(-1);
     Tensor grad_a, grad_b;
     if (next_edges[0].is_valid()) {
-      grad_a = grad.matmul(rhs.transpose(-1, -2));
-      if (a_vector)
+      const Tensor b = other.unpack(name());
+      grad_a = grad.matmul((other_is_vector ? b.unsqueeze(-1) : b).transpose(-1, -2));
+      if (self_is_vector)
         grad_a = grad_a.squeeze(-2);
     }
     if (next_edges[1].is_valid()) {
-      grad_b = lhs.transpose(-1, -2).matmul(grad);
-      if (b_vector)
+      const Tensor a = self.unpack(name());
+      grad_b = (self_is_vector ? a.unsqueeze(0) : a).transpose(-1, -2).matmul(grad);
+      if (other_is_vector)
         grad_b = grad_b.squeeze(-1);
     }
     return {grad_a, grad_b};
@@ -40,22 +37,24 @@ struct MatmulBackward final : Node {
     self.release();
     other.release();
   }
+  bool self_is_vector = false, other_is_vector = false;
   SavedTensor self, other;
 };
 
-// input @ weight^T + bias, over any leading dims of input.
+// input @ weight^T + bias, over any leading dims of input. Input and weight
+// are each saved only for the other's gradient.
 struct LinearBackward final : Node {
   const char *name() const override { return "LinearBackward"; }
   variable_list apply(variable_list &&grads) override {
     const Tensor &grad = grads[0];
-    const Tensor x = input.unpack(name());
-    const Tensor w = weight.unpack(name());
-    const Tensor rows = grad.reshape({-1, w.size(0)});
+    const Tensor rows = grad.reshape({-1, grad.size(-1)});
     Tensor grad_input, grad_weight, grad_bias;
     if (next_edges[0].is_valid())
-      grad_input = grad.matmul(w);
-    if (next_edges[1].is_valid())
-      grad_weight = rows.t().mm(x.reshape({-1, w.size(1)}));
+      grad_input = grad.matmul(weight.unpack(name()));
+    if (next_edges[1].is_valid()) {
+      const Tensor x = input.unpack(name());
+      grad_weight = rows.t().mm(x.reshape({-1, x.size(-1)}));
+    }
     if (next_edges[2].is_valid())
       grad_bias = rows.sum({0});
     return {grad_input, grad_weight, grad_bias};
@@ -74,8 +73,12 @@ void record_matmul(const Tensor &out, const Tensor &self, const Tensor &other) {
     return;
   auto node = std::make_shared<MatmulBackward>();
   connect(*node, {&self, &other});
-  node->self = SavedTensor(self);
-  node->other = SavedTensor(other);
+  node->self_is_vector = self.dim() == 1;
+  node->other_is_vector = other.dim() == 1;
+  if (other.requires_grad())
+    node->self = SavedTensor(self);
+  if (self.requires_grad())
+    node->other = SavedTensor(other);
   set_history(out, node);
 }
 
@@ -85,8 +88,10 @@ void record_linear(const Tensor &out, const Tensor &input, const Tensor &weight,
     return;
   auto node = std::make_shared<LinearBackward>();
   connect(*node, {&input, &weight, &bias});
-  node->input = SavedTensor(input);
-  node->weight = SavedTensor(weight);
+  if (weight.requires_grad())
+    node->input = SavedTensor(input);
+  if (input.requires_grad())
+    node->weight = SavedTensor(weight);
   set_history(out, node);
 }
 
