@@ -235,6 +235,17 @@ TEST_P(Autograd, MatmulAndLinearSaveOnlyWhatTheGradientsNeed) {
   EXPECT_THAT(values(x.grad()), ::testing::ElementsAre(1 + 2 + 1 + 3, 3 + 4 + 2 + 4));
 }
 
+TEST_P(Autograd, ARootGradientTakesTheRootsDtype) {
+  const Tensor x = leaf({1, 2}, {2}); // float
+  x.backward(make({1, 10}, {2}, device(), pl::kDouble));
+  EXPECT_EQ(x.grad().dtype(), pl::kFloat);
+  EXPECT_THAT(values(x.grad()), ::testing::ElementsAre(1, 10));
+  const pl::Device other = device().is_cpu() ? pl::Device("sim:0") : pl::Device(pl::kCPU);
+  const Tensor y = leaf({1}, {}); // a scalar: a cpu scalar gradient is still refused
+  EXPECT_THROW_CONTAINING(y.backward(make({1}, {}, other)), pl::DeviceMismatchError,
+                          "backward: invalid gradient at index 0: expected device");
+}
+
 TEST_P(Autograd, AScalarCpuTensorJoinsAndGetsItsGradientOnTheCpu) {
   Tensor scale = pl::tensor(3.0, pl::TensorOptions(pl::kCPU).dtype(pl::kDouble));
   scale.requires_grad_();

@@ -235,8 +235,13 @@ variable_list root_gradients(const variable_list &tensors, const variable_list &
       PL_CHECK(grad.sizes() == tensor.sizes(), ShapeError, what,
                ": mismatch in shape: grad_output[", i, "] has sizes ", grad.sizes().vec(),
                " and output[", i, "] has sizes ", tensor.sizes().vec());
-      detail::common_device(what, {{"tensor", &tensor}, {"gradient", &grad}});
-      grads.push_back(grad);
+      // As PyTorch's validate_outputs: the gradient must be on the root's
+      // device and is converted to its dtype, so that a leaf's grad() has
+      // the leaf's dtype.
+      PL_CHECK(grad.device() == tensor.device(), DeviceMismatchError, what,
+               ": invalid gradient at index ", i, ": expected device ", tensor.device(),
+               " but got ", grad.device());
+      grads.push_back(grad.dtype() == tensor.dtype() ? grad : grad.to(tensor.dtype()));
     } else {
       PL_CHECK(tensor.numel() == 1, Error, what,
                ": grad can be implicitly created only for scalar outputs, but the tensor has "
