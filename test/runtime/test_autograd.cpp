@@ -1,6 +1,8 @@
 // Autograd's semantics: leaves and non-leaves, grad accumulation, grad
 // mode, retain_grad, detach, the version counter, freed graphs,
 // autograd::grad, and modules' parameters.
+#include <limits>
+
 #include <pl/pl.h>
 
 #include "test_support.h"
@@ -244,6 +246,35 @@ TEST_P(Autograd, ARootGradientTakesTheRootsDtype) {
   const Tensor y = leaf({1}, {}); // a scalar: a cpu scalar gradient is still refused
   EXPECT_THROW_CONTAINING(y.backward(make({1}, {}, other)), pl::DeviceMismatchError,
                           "backward: invalid gradient at index 0: expected device");
+}
+
+TEST_P(Autograd, MaxOfAnInfiniteMaximumHasAFiniteGradient) {
+  const double inf = std::numeric_limits<double>::infinity();
+  const Tensor x = leaf({inf, 1}, {2});
+  x.max().backward();
+  EXPECT_THAT(values(x.grad()), ::testing::ElementsAre(1, 0));
+  const Tensor rows = leaf({-inf, -inf, 1, 2}, {2, 2});
+  std::get<0>(rows.max(1)).sum().backward(); // a row of -inf: its index is 0
+  EXPECT_THAT(values(rows.grad()), ::testing::ElementsAre(1, 0, 0, 1));
+}
+
+TEST_P(Autograd, MaxSplitsTiesEvenlyAndMaxOfADimGivesThemToItsIndex) {
+  // As PyTorch: max() splits evenly, max(dim) follows the index it returns.
+  const Tensor x = leaf({3, 1, 3}, {3});
+  x.max().backward();
+  EXPECT_THAT(values(x.grad()), ::testing::ElementsAre(0.5, 0, 0.5));
+  const Tensor y = leaf({3, 1, 3, 0, 2, 2}, {2, 3});
+  const auto [maxima, indices] = y.max(1, true);
+  EXPECT_THAT(values(indices), ::testing::ElementsAre(0, 1));
+  (maxima * make({10, 20}, {2, 1}, device())).sum().backward();
+  EXPECT_THAT(values(y.grad()), ::testing::ElementsAre(10, 0, 0, 0, 20, 0));
+}
+
+TEST_P(Autograd, MaxOfANaNSendsTheGradientToTheNaNs) {
+  const double nan = std::numeric_limits<double>::quiet_NaN();
+  const Tensor x = leaf({1, nan, 2}, {3});
+  x.max().backward();
+  EXPECT_THAT(values(x.grad()), ::testing::ElementsAre(0, 1, 0));
 }
 
 TEST_P(Autograd, AScalarCpuTensorJoinsAndGetsItsGradientOnTheCpu) {

@@ -46,9 +46,12 @@ Tensor &copy_in_place(const Tensor &self, const Tensor &src, const std::function
 // ---- reductions -----------------------------------------------------------------
 void record_sum(const Tensor &out, const Tensor &self, IntArrayRef dims);
 void record_mean(const Tensor &out, const Tensor &self, IntArrayRef dims);
-// max() and the values of max(dim): the gradient goes to the maximal
-// elements (split evenly between ties).
-void record_max(const Tensor &values, const Tensor &self, std::optional<std::int64_t> dim);
+// max(): the gradient goes to the maximal elements, split evenly between
+// ties (as PyTorch's evenly_distribute_backward).
+void record_max(const Tensor &value, const Tensor &self);
+// The values of max(dim): the gradient goes to the element `indices` names.
+void record_max_dim(const Tensor &values, const Tensor &indices, const Tensor &self,
+                    std::int64_t dim);
 
 // ---- linear algebra ---------------------------------------------------------------
 void record_matmul(const Tensor &out, const Tensor &self, const Tensor &other);

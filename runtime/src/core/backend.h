@@ -53,7 +53,8 @@ struct ScalarArg {
 };
 
 enum class UnaryOp : std::int8_t { Neg, Relu, Exp, Log };
-enum class BinaryOp : std::int8_t { Add, Sub, Mul, Div };
+// EqualMask: see functors::EqualMask (internal: detail::equal_mask).
+enum class BinaryOp : std::int8_t { Add, Sub, Mul, Div, EqualMask };
 enum class ReduceOp : std::int8_t { Sum, Mean, Max, ArgMax };
 
 // Row-major batched C = op(A) * op(B) (op = transpose when trans_*), where

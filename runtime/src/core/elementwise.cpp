@@ -22,6 +22,8 @@ const char *binary_name(BinaryOp op, bool in_place) {
     return in_place ? "mul_" : "mul";
   case BinaryOp::Div:
     return in_place ? "div_" : "div";
+  case BinaryOp::EqualMask:
+    return "equal_mask";
   }
   return "?";
 }
@@ -308,6 +310,10 @@ Tensor &Tensor::log_() const { return tracked_unary_in_place(UnaryOp::Log, *this
 Tensor &Tensor::neg_() const { return tracked_unary_in_place(UnaryOp::Neg, *this); }
 
 namespace detail {
+
+Tensor equal_mask(const Tensor &self, const Tensor &other) {
+  return binary_out_of_place(BinaryOp::EqualMask, self, other);
+}
 
 void fill_values(const TensorImpl &impl, const Scalar &value) {
   if (impl.numel == 0)

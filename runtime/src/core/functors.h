@@ -64,6 +64,15 @@ struct Div {
   template <class T> PL_HOST_DEVICE T operator()(T a, T b) const { return a / b; }
 };
 
+// 1 where a == b, else 0, in the operands' type; two NaNs count as equal,
+// so that the mask of a NaN maximum picks the NaNs (as PyTorch's max()
+// gradient does). For the backward formulas, which multiply by it.
+struct EqualMask {
+  template <class T> PL_HOST_DEVICE T operator()(T a, T b) const {
+    return T(a == b || (is_nan(a) && is_nan(b)));
+  }
+};
+
 // ---- unary ----------------------------------------------------------------
 
 struct Neg {

@@ -100,6 +100,9 @@ Tensor with_requires_grad(Tensor made, const TensorOptions &options);
 void fill_values(const TensorImpl &impl, const Scalar &value);
 // A copy of t converted to dtype on its device (t itself when it has dtype).
 Tensor cast(const Tensor &tensor, ScalarType dtype);
+// functors::EqualMask of two tensors on one device, broadcast, in their
+// promoted dtype; records no history (the backward formulas' masks).
+Tensor equal_mask(const Tensor &self, const Tensor &other);
 // Whether the two views touch a common storage (conservatively: same storage).
 inline bool shares_storage(const TensorImpl &a, const TensorImpl &b) {
   return a.storage == b.storage && a.numel > 0 && b.numel > 0;

@@ -100,7 +100,7 @@ Tensor Tensor::max() const {
   const ReductionPlan plan = plan_reduction("max", impl, {}, false);
   Tensor out = run_reduction(ReduceOp::Max, *this, plan, impl.dtype);
   if (autograd::is_tracked(*this)) [[unlikely]]
-    autograd::record_max(out, *this, std::nullopt);
+    autograd::record_max(out, *this);
   return out;
 }
 
@@ -109,7 +109,7 @@ std::tuple<Tensor, Tensor> Tensor::max(std::int64_t dim, bool keepdim) const {
   Tensor values = reduce_one_dim("max", ReduceOp::Max, *this, dim, keepdim, impl.dtype);
   Tensor indices = reduce_one_dim("max", ReduceOp::ArgMax, *this, dim, keepdim, ScalarType::Long);
   if (autograd::is_tracked(*this)) [[unlikely]]
-    autograd::record_max(values, *this, dim);
+    autograd::record_max_dim(values, indices, *this, dim);
   return {std::move(values), std::move(indices)};
 }
 

@@ -121,6 +121,8 @@ template <class T, class F> void visit_binary_op(BinaryOp op, F &&f) {
     if constexpr (std::is_floating_point_v<T>)
       return f(functors::Div{});
     break;
+  case BinaryOp::EqualMask:
+    return f(functors::EqualMask{});
   }
   PL_ASSERT(false && "binary op dispatched for a dtype the front end rejects");
 }

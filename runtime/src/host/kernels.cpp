@@ -153,6 +153,8 @@ template <class F> void with_binary_functor(backend::BinaryOp op, F &&f) {
     return f(functors::Mul{});
   case backend::BinaryOp::Div:
     return f(functors::Div{});
+  case backend::BinaryOp::EqualMask:
+    return f(functors::EqualMask{});
   }
   PL_ASSERT(false && "unknown BinaryOp");
 }

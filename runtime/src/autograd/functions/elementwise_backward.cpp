@@ -27,6 +27,8 @@ struct BinaryBackward final : Node {
       return "MulBackward";
     case BinaryOp::Div:
       return "DivBackward";
+    case BinaryOp::EqualMask:
+      break; // records no history
     }
     return "BinaryBackward";
   }
@@ -59,6 +61,8 @@ struct BinaryBackward final : Node {
         grad_other = -grad * result.unpack(name()) / divisor;
       break;
     }
+    case BinaryOp::EqualMask:
+      break; // records no history
     }
     return {grad_self, grad_other};
   }
@@ -90,6 +94,8 @@ struct BinaryScalarBackward final : Node {
       if (scalar_is_lhs)
         return {-grad * result.unpack(name()) / self.unpack(name())};
       return {grad / scalar};
+    case BinaryOp::EqualMask:
+      break; // records no history
     }
     return {};
   }
@@ -172,6 +178,8 @@ const char *in_place_name(BinaryOp op) {
     return "mul_";
   case BinaryOp::Div:
     return "div_";
+  case BinaryOp::EqualMask:
+    break; // has no in-place form
   }
   return "?";
 }

@@ -11,7 +11,7 @@ namespace pl::autograd {
 namespace {
 
 // The result's sizes with every reduced dim kept as 1.
-std::vector<std::int64_t> kept_sizes(const Tensor &self, IntArrayRef dims) {
+std::vector<std::int64_t> kept_sizes(const char *op, const Tensor &self, IntArrayRef dims) {
   std::vector<std::int64_t> sizes = self.sizes().vec();
   const auto ndim = static_cast<std::int64_t>(sizes.size());
   if (dims.empty()) {
@@ -20,7 +20,7 @@ std::vector<std::int64_t> kept_sizes(const Tensor &self, IntArrayRef dims) {
   }
   for (std::int64_t dim : dims)
     if (ndim > 0)
-      sizes[static_cast<std::size_t>(detail::wrap_dim("sum", dim, ndim))] = 1;
+      sizes[static_cast<std::size_t>(detail::wrap_dim(op, dim, ndim))] = 1;
   return sizes;
 }
 
@@ -45,30 +45,49 @@ struct SumBackward final : Node {
   double divisor;
 };
 
-// The gradient goes to the elements equal to the maximum, split evenly
-// between ties (as PyTorch's max() does; its max(dim) picks one).
+// max(): the gradient goes to the elements equal to the maximum, split
+// evenly between ties (as PyTorch's evenly_distribute_backward; an
+// infinite maximum is equal to itself, a NaN one picks the NaNs).
 struct MaxBackward final : Node {
   const char *name() const override { return "MaxBackward"; }
   variable_list apply(variable_list &&grads) override {
     const Tensor input = self.unpack(name());
-    const Tensor maximum = values.unpack(name()).reshape(kept);
-    const Tensor is_max = rsub(positive_mask(maximum - input), 1.0);
-    const Tensor ties = is_max.sum(reduced_dims, true);
-    return {grads[0].reshape(kept) * is_max / ties};
+    const Tensor is_max = detail::equal_mask(input, value.unpack(name()));
+    return {grads[0] * is_max / is_max.sum()};
   }
   void release_saved() override {
     self.release();
-    values.release();
+    value.release();
   }
-  std::vector<std::int64_t> kept, reduced_dims;
-  SavedTensor self, values;
+  SavedTensor self, value;
 };
 
-void record_sum_like(const char *kind, const Tensor &out, const Tensor &self, IntArrayRef dims,
+// The values of max(dim): the gradient goes to the one element the forward's
+// index names along dim (as PyTorch's value_selecting_reduction_backward).
+struct MaxDimBackward final : Node {
+  const char *name() const override { return "MaxBackward"; }
+  variable_list apply(variable_list &&grads) override {
+    if (input_sizes.empty())
+      return {grads[0]}; // max(0) of a 0-dim tensor is the tensor
+    const Tensor index = indices.unpack(name()).reshape(kept);
+    std::vector<std::int64_t> along(input_sizes.size(), 1);
+    along[static_cast<std::size_t>(dim)] = input_sizes[static_cast<std::size_t>(dim)];
+    const Tensor positions =
+        pl::arange(along[static_cast<std::size_t>(dim)], pl::device(index.device()).dtype(kLong))
+            .reshape(along);
+    return {grads[0].reshape(kept) * detail::equal_mask(positions, index)};
+  }
+  void release_saved() override { indices.release(); }
+  std::vector<std::int64_t> input_sizes, kept;
+  std::int64_t dim = 0;
+  SavedTensor indices;
+};
+
+void record_sum_like(const char *op, const char *kind, const Tensor &out, const Tensor &self, IntArrayRef dims,
                      bool mean) {
   if (!should_record({&self}))
     return;
-  const std::vector<std::int64_t> kept = kept_sizes(self, dims);
+  const std::vector<std::int64_t> kept = kept_sizes(op, self, dims);
   const double divisor =
       mean ? static_cast<double>(self.numel()) / static_cast<double>(out.numel()) : 1.0;
   auto node = std::make_shared<SumBackward>(kind, self.sizes().vec(), kept, divisor);
@@ -79,28 +98,36 @@ void record_sum_like(const char *kind, const Tensor &out, const Tensor &self, In
 } // namespace
 
 void record_sum(const Tensor &out, const Tensor &self, IntArrayRef dims) {
-  record_sum_like("SumBackward", out, self, dims, false);
+  record_sum_like("sum", "SumBackward", out, self, dims, false);
 }
 
 void record_mean(const Tensor &out, const Tensor &self, IntArrayRef dims) {
-  record_sum_like("MeanBackward", out, self, dims, true);
+  record_sum_like("mean", "MeanBackward", out, self, dims, true);
 }
 
-void record_max(const Tensor &values, const Tensor &self, std::optional<std::int64_t> dim) {
+void record_max(const Tensor &value, const Tensor &self) {
   if (!should_record({&self}))
     return;
   auto node = std::make_shared<MaxBackward>();
   connect(*node, {&self});
-  const auto ndim = static_cast<std::int64_t>(self.dim());
-  if (dim.has_value() && ndim > 0) {
-    node->reduced_dims = {detail::wrap_dim("max", *dim, ndim)};
-  } else {
-    for (std::int64_t d = 0; d < ndim; ++d)
-      node->reduced_dims.push_back(d);
-  }
-  node->kept = kept_sizes(self, node->reduced_dims);
   node->self = SavedTensor(self);
-  node->values = SavedTensor(values);
+  node->value = SavedTensor(value);
+  set_history(value, node);
+}
+
+void record_max_dim(const Tensor &values, const Tensor &indices, const Tensor &self,
+                    std::int64_t dim) {
+  if (!should_record({&self}))
+    return;
+  auto node = std::make_shared<MaxDimBackward>();
+  connect(*node, {&self});
+  const auto ndim = static_cast<std::int64_t>(self.dim());
+  node->input_sizes = self.sizes().vec();
+  if (ndim > 0) {
+    node->dim = detail::wrap_dim("max", dim, ndim);
+    node->kept = kept_sizes("max", self, {node->dim});
+  }
+  node->indices = SavedTensor(indices);
   set_history(values, node);
 }
 
