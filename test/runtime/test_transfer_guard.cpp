@@ -132,6 +132,30 @@ TEST_F(TransferGuardTest, CallSiteLimitCatchesADeviceToHostSyncEveryIteration) {
                            "sync on every iteration stalls the device, move it out of the loop");
 }
 
+TEST_F(TransferGuardTest, ABackwardTransferIsReportedAtTheForwardLine) {
+  pl::set_transfer_guard_call_site_limit(1);
+  const TransferGuard guard(TransferGuardLevel::Log);
+  const pl::Tensor weight = computed_on_host({2});
+  weight.requires_grad_();
+  int copy_line = 0;
+  ::testing::internal::CaptureStderr();
+  for (int step = 0; step < 2; ++step) {
+    {
+      const pl::NoGradGuard no_grad;
+      weight.add_(1); // as an optimizer step: never a repeated copy of unchanged data
+    }
+    const pl::Tensor buffer = pl::zeros({2}, Device("sim:0"));
+    copy_line = __LINE__ + 1;
+    buffer.copy_(weight);
+    buffer.sum().backward(); // weight's gradient moves from sim:0 back to the host
+  }
+  const std::string log = ::testing::internal::GetCapturedStderr();
+  EXPECT_THAT(log, ::testing::HasSubstr(std::string("the call at ") + __FILE__ + ":" +
+                                        std::to_string(copy_line) +
+                                        " copied from sim:0 to the host more than 1 times"));
+  EXPECT_THAT(log, ::testing::Not(::testing::HasSubstr("engine.cpp")));
+}
+
 TEST_F(TransferGuardTest, CallSiteLimitCountsCpuCallsPerSite) {
   pl::set_transfer_guard_call_site_limit(2);
   TransferGuard guard(TransferGuardLevel::Disallow);

@@ -45,7 +45,8 @@ Tensor fit_to_input(const Node &node, Tensor grad, const InputMeta &meta) {
     grad = sum_to(grad, meta.sizes);
   }
   if (grad.dtype() != meta.dtype || grad.device() != meta.device)
-    grad = grad.to(meta.device, meta.dtype);
+    grad = meta.forward_loc ? grad.to(meta.device, meta.dtype, false, false, *meta.forward_loc)
+                            : grad.to(meta.device, meta.dtype);
   return grad;
 }
 

@@ -27,11 +27,14 @@ struct Edge {
 
 // What an input looked like when the op ran: the engine reduces a gradient
 // to these sizes (broadcasting), this dtype and this device before passing
-// it on, so that the backward formulas need not.
+// it on, so that the backward formulas need not. An op that knows its
+// caller's line (copy_) leaves it in forward_loc: the transfer guard names
+// it for the move back, as it names to()'s line for ToBackward's.
 struct InputMeta {
   std::vector<std::int64_t> sizes;
   ScalarType dtype = kDefaultFloat;
   Device device = Device(kCPU);
+  std::optional<std::source_location> forward_loc;
 };
 
 // A tensor a backward formula needs, saved as a detached alias (so that an

@@ -41,7 +41,10 @@ Tensor &binary_scalar_in_place(backend::BinaryOp op, const Tensor &self, const S
 Tensor &unary_in_place(backend::UnaryOp op, const Tensor &self,
                        const std::function<void()> &forward);
 Tensor &fill_in_place(const Tensor &self, const std::function<void()> &forward);
-Tensor &copy_in_place(const Tensor &self, const Tensor &src, const std::function<void()> &forward);
+// `loc`: copy_'s caller, named by the transfer guard when src's gradient
+// moves back to src's device.
+Tensor &copy_in_place(const Tensor &self, const Tensor &src, std::source_location loc,
+                      const std::function<void()> &forward);
 
 // ---- reductions -----------------------------------------------------------------
 void record_sum(const Tensor &out, const Tensor &self, IntArrayRef dims);

@@ -330,7 +330,7 @@ Tensor &Tensor::copy_(const Tensor &src, bool non_blocking, SourceLocation loc) 
     self.storage->bump_version();
   };
   if (autograd::is_tracked(*this, src)) [[unlikely]]
-    return autograd::copy_in_place(*this, src, copy);
+    return autograd::copy_in_place(*this, src, loc, copy);
   copy();
   return self_ref();
 }

@@ -315,13 +315,15 @@ Tensor &fill_in_place(const Tensor &self, const std::function<void()> &forward) 
   return const_cast<Tensor &>(self);
 }
 
-Tensor &copy_in_place(const Tensor &self, const Tensor &src, const std::function<void()> &forward) {
+Tensor &copy_in_place(const Tensor &self, const Tensor &src, std::source_location loc,
+                      const std::function<void()> &forward) {
   if (!prepare_in_place("copy_", self, {&self, &src})) {
     forward();
     return const_cast<Tensor &>(self);
   }
   auto node = std::make_shared<OverwriteBackward>("CopyBackward");
   connect(*node, {&self, &src});
+  node->input_metas[1].forward_loc = loc;
   forward();
   rebase_history(self, node);
   return const_cast<Tensor &>(self);
