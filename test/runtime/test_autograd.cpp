@@ -108,6 +108,38 @@ TEST_P(Autograd, InPlaceOnALeafThatRequiresGradIsRefused) {
                           "mul_: in-place operations on a view of a tensor that requires grad");
 }
 
+TEST_P(Autograd, AViewMadeWithoutGradIsNotWrittenInGradMode) {
+  const Tensor x = leaf({1, 2, 3}, {3});
+  Tensor v, w;
+  {
+    const pl::NoGradGuard no_grad;
+    v = x.narrow(0, 0, 2);
+    v.mul_(2); // still in no_grad mode: an optimizer's update
+  }
+  w = v.narrow(0, 0, 1); // a view of it, in grad mode
+  const char *message = "a view of a tensor that requires grad was made in no_grad mode and is "
+                        "being modified in place with grad mode enabled";
+  EXPECT_THROW_CONTAINING(v.mul_(2), pl::Error, message);
+  EXPECT_THROW_CONTAINING(w.zero_(), pl::Error, message);
+  EXPECT_THAT(values(x), ::testing::ElementsAre(2, 4, 3));
+}
+
+TEST_P(Autograd, WritingATensorThatRequiresGradIntoAViewOfAPlainTensorIsRefused) {
+  // PyTorch gives buffer the history (x.grad [1, 1]); pl refuses rather
+  // than let x's gradient through buffer silently vanish.
+  const Tensor x = leaf({1, 2}, {2});
+  const Tensor buffer = pl::zeros({3}, pl::device(device()));
+  const char *message = "writing a tensor that requires grad into a tensor that does not, and "
+                        "that shares its storage with another tensor";
+  EXPECT_THROW_CONTAINING(buffer.narrow(0, 0, 2).copy_(x), pl::Error, message);
+  EXPECT_THROW_CONTAINING(buffer.narrow(0, 1, 2).add_(x), pl::Error, message);
+  EXPECT_THAT(values(buffer), ::testing::ElementsAre(0, 0, 0)); // refused before the write
+  const Tensor own = pl::zeros({2}, pl::device(device()));
+  own.copy_(x); // a tensor of its own takes the history
+  (own * 3).sum().backward();
+  EXPECT_THAT(values(x.grad()), ::testing::ElementsAre(3, 3));
+}
+
 TEST_P(Autograd, DetachLeavesTheGraph) {
   const Tensor x = leaf({1, 2}, {2});
   const Tensor y = (x * 2).detach();

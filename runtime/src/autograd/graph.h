@@ -100,6 +100,11 @@ struct AutogradMeta {
   Tensor view_base;
   std::weak_ptr<Node> base_grad_fn_at_view;
   std::uint32_t version_at_view = 0;
+  // A view of a tensor that requires grad, made with grad mode off (or a
+  // view of such a view): it has no history, so an in-place write to it in
+  // grad mode would change its base behind autograd's back; refused, as
+  // PyTorch does.
+  bool is_view_made_without_grad = false;
   std::uint32_t output_nr = 0;
   Tensor grad;
   std::shared_ptr<Node> grad_fn;

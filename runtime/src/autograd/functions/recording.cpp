@@ -76,8 +76,22 @@ bool prepare_in_place(const char *op, const Tensor &self,
     PL_CHECK(!(meta->is_view && meta->grad_fn != nullptr), Error, op,
              ": in-place operations on a view of a tensor that requires grad are not supported "
              "by pl's autograd; clone() the view first");
+    PL_CHECK(!meta->is_view_made_without_grad, Error, op,
+             ": a view of a tensor that requires grad was made in no_grad mode and is being "
+             "modified in place with grad mode enabled; make the view in grad mode, or write "
+             "it under pl::NoGradGuard");
   }
-  return any_requires_grad(inputs);
+  if (!any_requires_grad(inputs))
+    return false;
+  // Self gets history from the write; a tensor sharing its storage (its
+  // base or another view) would not, and would lose the gradient of what
+  // was written (PyTorch rebases the base; pl refuses).
+  PL_CHECK(self.requires_grad() || self.impl()->storage.use_count() == 1, Error, op,
+           ": writing a tensor that requires grad into a tensor that does not, and that shares "
+           "its storage with another tensor (a view or the base of one), would lose the "
+           "gradient through that other tensor: pl's autograd does not rebase views; write into "
+           "a tensor of its own, or build the result with pl::cat");
+  return true;
 }
 
 void rebase_history(const Tensor &self, const std::shared_ptr<Node> &node) {

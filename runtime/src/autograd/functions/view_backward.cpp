@@ -1,6 +1,8 @@
 // Backward formulas of the views: the gradient seen through the inverse
 // view (reshape, transpose), or written into zeros where the view was
 // (narrow, select).
+#include <functional>
+
 #include <pl/factories.h>
 
 #include "autograd/functions/recording.h"
@@ -58,30 +60,43 @@ void record_view(const Tensor &out, const Tensor &self, const std::shared_ptr<No
   meta.version_at_view = out._version();
 }
 
+// A view op that records nothing: remember a view that must not be written
+// in grad mode (see AutogradMeta::is_view_made_without_grad).
+void note_unrecorded_view(const Tensor &out, const Tensor &self) {
+  const AutogradMeta &self_meta = *self.impl()->autograd_meta;
+  const bool base_needs_grad = self_meta.requires_grad || self_meta.grad_fn != nullptr ||
+                               self_meta.is_view_made_without_grad;
+  if (base_needs_grad && out.impl()->storage == self.impl()->storage)
+    materialize_meta(out).is_view_made_without_grad = true;
+}
+
+void record_view_op(const Tensor &out, const Tensor &self, const std::function<std::shared_ptr<Node>()> &make_node) {
+  if (should_record({&self}))
+    record_view(out, self, make_node());
+  else
+    note_unrecorded_view(out, self);
+}
+
 } // namespace
 
 void record_reshape(const Tensor &out, const Tensor &self) {
-  if (should_record({&self}))
-    record_view(out, self, std::make_shared<ReshapeBackward>(self.sizes().vec()));
+  record_view_op(out, self, [&] { return std::make_shared<ReshapeBackward>(self.sizes().vec()); });
 }
 
 void record_transpose(const Tensor &out, const Tensor &self, std::int64_t dim0, std::int64_t dim1) {
-  if (should_record({&self}))
-    record_view(out, self, std::make_shared<TransposeBackward>(dim0, dim1));
+  record_view_op(out, self, [&] { return std::make_shared<TransposeBackward>(dim0, dim1); });
 }
 
 void record_narrow(const Tensor &out, const Tensor &self, std::int64_t dim, std::int64_t start) {
-  if (should_record({&self}))
-    record_view(
-        out, self,
-        std::make_shared<SliceBackward>("NarrowBackward", self.sizes().vec(), dim, start, false));
+  record_view_op(out, self, [&] {
+    return std::make_shared<SliceBackward>("NarrowBackward", self.sizes().vec(), dim, start, false);
+  });
 }
 
 void record_select(const Tensor &out, const Tensor &self, std::int64_t dim, std::int64_t index) {
-  if (should_record({&self}))
-    record_view(
-        out, self,
-        std::make_shared<SliceBackward>("SelectBackward", self.sizes().vec(), dim, index, true));
+  record_view_op(out, self, [&] {
+    return std::make_shared<SliceBackward>("SelectBackward", self.sizes().vec(), dim, index, true);
+  });
 }
 
 } // namespace pl::autograd
