@@ -107,6 +107,16 @@ TEST_P(Optim, AdamWDecaysTheWeightsDirectly) {
                           "amsgrad is not supported");
 }
 
+TEST_P(Optim, AdamWsOptionsAgreeThroughAdam) {
+  const Tensor p = parameter({1}, {1});
+  const pl::optim::AdamW adamw({p}, pl::optim::AdamWOptions(0.05).eps(1e-6));
+  const pl::optim::Adam &as_adam = adamw;
+  EXPECT_EQ(as_adam.options().lr(), 0.05);
+  EXPECT_EQ(as_adam.options().eps(), 1e-6);
+  EXPECT_EQ(as_adam.options().weight_decay(), 1e-2); // AdamW's default, not Adam's
+  EXPECT_EQ(adamw.options().weight_decay(), 1e-2);
+}
+
 TEST_P(Optim, ZeroGradAndParametersWithoutGradients) {
   const Tensor p = parameter({1.0}, {0.5});
   Tensor q = make({3.0}, {1}, device(), pl::kDouble);

@@ -12,24 +12,29 @@ namespace {
 // denominator that gets eps added (and 0 for x == 0).
 Tensor square_root(const Tensor &x) { return (x.log() * 0.5).exp(); }
 
-detail::AdamSettings settings_of(double lr, const AdamBetas &betas, double eps, double weight_decay,
-                                 bool decoupled) {
-  return {lr, std::get<0>(betas), std::get<1>(betas), eps, weight_decay, decoupled};
+detail::AdamSettings settings_of(const AdamOptions &options, bool decoupled_weight_decay) {
+  return {options.lr(),  std::get<0>(options.betas()), std::get<1>(options.betas()),
+          options.eps(), options.weight_decay(),       decoupled_weight_decay};
+}
+
+AdamOptions adam_options_of(const AdamWOptions &options) {
+  return AdamOptions(options.lr())
+      .betas(options.betas())
+      .eps(options.eps())
+      .weight_decay(options.weight_decay())
+      .amsgrad(options.amsgrad());
 }
 
 } // namespace
 
 Adam::Adam(std::vector<Tensor> parameters, AdamOptions options, SourceLocation loc)
-    : Adam("Adam", std::move(parameters),
-           settings_of(options.lr(), options.betas(), options.eps(), options.weight_decay(), false),
-           options.amsgrad(), loc) {
-  options_ = options;
-}
+    : Adam("Adam", std::move(parameters), options, false, loc) {}
 
-Adam::Adam(std::string name, std::vector<Tensor> parameters, detail::AdamSettings settings,
-           bool amsgrad, SourceLocation loc)
-    : Optimizer(std::move(name), std::move(parameters), loc), settings_(settings), state_(size()) {
-  PL_CHECK(!amsgrad, Error, this->name(),
+Adam::Adam(std::string name, std::vector<Tensor> parameters, AdamOptions options,
+           bool decoupled_weight_decay, SourceLocation loc)
+    : Optimizer(std::move(name), std::move(parameters), loc), options_(options),
+      settings_(settings_of(options, decoupled_weight_decay)), state_(size()) {
+  PL_CHECK(!options.amsgrad(), Error, this->name(),
            ": amsgrad is not supported by pl (the kernels have no elementwise maximum)");
   PL_CHECK(settings_.lr >= 0, Error, this->name(), ": invalid learning rate ", settings_.lr);
   PL_CHECK(settings_.eps >= 0, Error, this->name(), ": invalid epsilon ", settings_.eps);
@@ -78,9 +83,6 @@ Tensor Adam::step(LossClosure closure) {
 }
 
 AdamW::AdamW(std::vector<Tensor> parameters, AdamWOptions options, SourceLocation loc)
-    : Adam("AdamW", std::move(parameters),
-           settings_of(options.lr(), options.betas(), options.eps(), options.weight_decay(), true),
-           options.amsgrad(), loc),
-      options_(options) {}
+    : Adam("AdamW", std::move(parameters), adam_options_of(options), true, loc), options_(options) {}
 
 } // namespace pl::optim

@@ -59,8 +59,10 @@ public:
   const AdamOptions &options() const noexcept { return options_; }
 
 protected:
-  Adam(std::string name, std::vector<Tensor> parameters, detail::AdamSettings settings,
-       bool amsgrad, SourceLocation loc);
+  // AdamW: the same options (so that options() agrees through either
+  // class), with the weight decay applied to the weights.
+  Adam(std::string name, std::vector<Tensor> parameters, AdamOptions options,
+       bool decoupled_weight_decay, SourceLocation loc);
 
 private:
   AdamOptions options_;
