@@ -37,11 +37,10 @@ bool is_broadcast_of(IntArrayRef grad, IntArrayRef input) {
 
 // The gradient as the input was: summed over broadcast dims, in its dtype,
 // on its device (a cpu scalar that joined an op on another device).
-Tensor fit_to_input(const Node &node, Tensor grad, const InputMeta &meta) {
+Tensor fit_to_input(Tensor grad, const InputMeta &meta) {
   if (grad.sizes() != IntArrayRef(meta.sizes)) {
-    PL_CHECK(is_broadcast_of(grad.sizes(), meta.sizes), Error, node.name(),
-             ": returned a gradient of sizes ", grad.sizes().vec(), " for an input of sizes ",
-             meta.sizes);
+    // Each formula returns its input's sizes or a broadcast of them.
+    PL_ASSERT(is_broadcast_of(grad.sizes(), meta.sizes));
     grad = sum_to(grad, meta.sizes);
   }
   if (grad.dtype() != meta.dtype || grad.device() != meta.device)
@@ -208,7 +207,7 @@ variable_list run_backward(const std::vector<Edge> &roots, variable_list root_gr
       if (!is_needed(edge))
         continue;
       if (outputs[i].defined())
-        accumulate(buffer_of(edge), fit_to_input(*node, outputs[i], node->input_metas[i]));
+        accumulate(buffer_of(edge), fit_to_input(outputs[i], node->input_metas[i]));
       else
         owners.emplace(edge.function.get(), edge.function);
       if (--dependencies[edge.function.get()] == 0)

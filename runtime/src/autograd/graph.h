@@ -126,6 +126,9 @@ InputMeta input_meta(const Tensor &tensor);
 void set_history(const Tensor &out, const std::shared_ptr<Node> &node);
 // The gradient of a broadcast: summed over the dims `sizes` was expanded in.
 Tensor sum_to(const Tensor &grad, IntArrayRef sizes);
+// Module::zero_grad and Optimizer::zero_grad: each parameter's gradient
+// made undefined (set_to_none) or zeroed in place.
+void zero_grad(const std::vector<Tensor> &parameters, bool set_to_none);
 // Runs the graph from `roots` with their gradients. When `capture` is given,
 // returns the gradients reaching those edges instead of accumulating into
 // leaves.

@@ -116,6 +116,19 @@ void set_history(const Tensor &out, const std::shared_ptr<Node> &node) {
     node->retained_outputs.push_back({0, out.impl()});
 }
 
+void zero_grad(const std::vector<Tensor> &parameters, bool set_to_none) {
+  const NoGradGuard no_grad;
+  for (const Tensor &parameter : parameters) {
+    if (!parameter.grad().defined())
+      continue;
+    Tensor &grad = parameter.mutable_grad();
+    if (set_to_none)
+      grad = Tensor();
+    else
+      grad.zero_();
+  }
+}
+
 } // namespace pl::autograd
 
 namespace pl {

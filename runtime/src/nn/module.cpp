@@ -6,6 +6,8 @@
 #include <pl/autograd.h>
 #include <pl/nn/module.h>
 
+#include "autograd/graph.h"
+
 namespace pl::nn {
 namespace {
 
@@ -119,18 +121,7 @@ void Module::to(Device device, ScalarType dtype, bool non_blocking, SourceLocati
   });
 }
 
-void Module::zero_grad(bool set_to_none) {
-  const NoGradGuard no_grad;
-  for (const Tensor &parameter : parameters()) {
-    if (!parameter.grad().defined())
-      continue;
-    Tensor &grad = parameter.mutable_grad();
-    if (set_to_none)
-      grad = Tensor();
-    else
-      grad.zero_();
-  }
-}
+void Module::zero_grad(bool set_to_none) { autograd::zero_grad(parameters(), set_to_none); }
 
 void Module::train(bool on) {
   is_training_ = on;

@@ -19,18 +19,7 @@ Optimizer::Optimizer(std::string name, std::vector<Tensor> parameters, SourceLoc
   }
 }
 
-void Optimizer::zero_grad(bool set_to_none) {
-  const NoGradGuard no_grad;
-  for (const Tensor &parameter : parameters_) {
-    if (!parameter.grad().defined())
-      continue;
-    Tensor &grad = parameter.mutable_grad();
-    if (set_to_none)
-      grad = Tensor();
-    else
-      grad.zero_();
-  }
-}
+void Optimizer::zero_grad(bool set_to_none) { autograd::zero_grad(parameters_, set_to_none); }
 
 void Optimizer::check_on_parameter_device(std::size_t index, const char *what,
                                           const Tensor &tensor) const {
