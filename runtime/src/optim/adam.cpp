@@ -83,6 +83,7 @@ Tensor Adam::step(LossClosure closure) {
 }
 
 AdamW::AdamW(std::vector<Tensor> parameters, AdamWOptions options, SourceLocation loc)
-    : Adam("AdamW", std::move(parameters), adam_options_of(options), true, loc), options_(options) {}
+    : Adam("AdamW", std::move(parameters), adam_options_of(options), true, loc), options_(options) {
+}
 
 } // namespace pl::optim

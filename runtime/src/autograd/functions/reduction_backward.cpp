@@ -83,8 +83,8 @@ struct MaxDimBackward final : Node {
   SavedTensor indices;
 };
 
-void record_sum_like(const char *op, const char *kind, const Tensor &out, const Tensor &self, IntArrayRef dims,
-                     bool mean) {
+void record_sum_like(const char *op, const char *kind, const Tensor &out, const Tensor &self,
+                     IntArrayRef dims, bool mean) {
   if (!should_record({&self}))
     return;
   const std::vector<std::int64_t> kept = kept_sizes(op, self, dims);

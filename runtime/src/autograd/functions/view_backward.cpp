@@ -70,7 +70,8 @@ void note_unrecorded_view(const Tensor &out, const Tensor &self) {
     materialize_meta(out).is_view_made_without_grad = true;
 }
 
-void record_view_op(const Tensor &out, const Tensor &self, const std::function<std::shared_ptr<Node>()> &make_node) {
+void record_view_op(const Tensor &out, const Tensor &self,
+                    const std::function<std::shared_ptr<Node>()> &make_node) {
   if (should_record({&self}))
     record_view(out, self, make_node());
   else
