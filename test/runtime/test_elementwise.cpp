@@ -2,6 +2,9 @@
 // scalars, type promotion, in-place forms and the version counter.
 #include <cmath>
 #include <functional>
+#include <limits>
+
+#include "core/internal.h"
 
 #include "test_support.h"
 
@@ -270,6 +273,19 @@ TEST_P(Elementwise, EmptyTensorsGiveEmptyResults) {
   EXPECT_EQ((empty * 2).numel(), 0);
   EXPECT_EQ(empty.exp().numel(), 0);
   empty.add_(1);
+}
+
+TEST_P(Elementwise, EqualMaskIsOneWhereEqualWithInfinitiesAndNaNsEqualToThemselves) {
+  // The mask of max()'s gradient (an internal op: pl has no public eq yet).
+  const double inf = std::numeric_limits<double>::infinity();
+  const double nan = std::numeric_limits<double>::quiet_NaN();
+  const pl::Tensor a = make({inf, -inf, nan, 1, 2}, {5}, device());
+  const pl::Tensor b = make({inf, -inf, nan, nan, 3}, {5}, device());
+  EXPECT_THAT(values(pl::detail::equal_mask(a, b)), ::testing::ElementsAre(1, 1, 1, 0, 0));
+  const pl::Tensor positions = pl::arange(3, pl::device(device()));
+  const pl::Tensor index = make({2, 0}, {2, 1}, device(), pl::kLong);
+  EXPECT_THAT(values(pl::detail::equal_mask(positions, index)),
+              ::testing::ElementsAre(0, 0, 1, 1, 0, 0));
 }
 
 INSTANTIATE_TEST_SUITE_P(Devices, Elementwise, ::testing::ValuesIn(pl_test::devices()),
