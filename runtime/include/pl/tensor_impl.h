@@ -13,6 +13,7 @@
 #include <vector>
 
 #include <pl/device.h>
+#include <pl/dim_vector.h>
 #include <pl/scalar_type.h>
 
 namespace pl {
@@ -67,8 +68,8 @@ struct TensorImpl {
   std::shared_ptr<StorageImpl> storage;
   Device device = Device(kCPU);
   ScalarType dtype = kDefaultFloat;
-  std::vector<std::int64_t> sizes;
-  std::vector<std::int64_t> strides; // in elements
+  DimVector sizes;
+  DimVector strides; // in elements
   std::int64_t storage_offset = 0;   // in elements
   std::int64_t numel = 1;
 };

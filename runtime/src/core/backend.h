@@ -22,15 +22,16 @@
 #include <cstdint>
 
 #include <pl/device.h>
+#include <pl/dim_vector.h>
 #include <pl/error.h>
 #include <pl/scalar_type.h>
 
 namespace pl::backend {
 
 // Kernel operands carry their sizes inline, so that a TensorArg can be
-// passed by value to a device kernel. The front end rejects tensors with
-// more dimensions with a pl::ShapeError.
-inline constexpr int kMaxDims = 8;
+// passed by value to a device kernel: at most pl::kMaxDims (dim_vector.h),
+// which the front end enforces with a pl::ShapeError.
+using pl::kMaxDims;
 
 // One strided operand of a kernel. `data` points at the first element (the
 // storage base plus the view's offset). Strides are in elements; a stride of

@@ -4,6 +4,8 @@
 #include <mutex>
 #include <random>
 
+#include <optional>
+
 #include <pl/factories.h>
 
 #include "core/internal.h"
@@ -171,13 +173,16 @@ void manual_seed(std::uint64_t seed) {
 
 namespace {
 
-Tensor wrap_blob(void *data, IntArrayRef sizes, std::vector<std::int64_t> strides,
+// Without explicit strides, the blob is contiguous.
+Tensor wrap_blob(void *data, IntArrayRef sizes, std::optional<IntArrayRef> explicit_strides,
                  std::function<void(void *)> deleter, TensorOptions options, SourceLocation loc) {
   const Device device = detail::resolve_device(options.device(), loc);
   PL_CHECK(sizes.size() <= static_cast<std::size_t>(backend::kMaxDims), ShapeError,
            "from_blob: tensors have at most ", backend::kMaxDims, " dimensions");
-  PL_CHECK(strides.size() == sizes.size(), ShapeError, "from_blob: ", sizes.size(), " sizes but ",
-           strides.size(), " strides");
+  PL_CHECK(!explicit_strides.has_value() || explicit_strides->size() == sizes.size(), ShapeError,
+           "from_blob: ", sizes.size(), " sizes but ", explicit_strides->size(), " strides");
+  const DimVector strides = explicit_strides.has_value() ? DimVector(*explicit_strides)
+                                                         : detail::contiguous_strides(sizes);
   PL_CHECK(data != nullptr || element_count(sizes) == 0, Error,
            "from_blob: data is null for a non-empty tensor");
   std::int64_t extent = 1; // elements spanned: 1 + sum (size-1)*stride
@@ -194,8 +199,8 @@ Tensor wrap_blob(void *data, IntArrayRef sizes, std::vector<std::int64_t> stride
   impl->storage = std::make_shared<StorageImpl>(device, data, nbytes, std::move(deleter));
   impl->device = device;
   impl->dtype = options.dtype();
-  impl->sizes = sizes.vec();
-  impl->strides = std::move(strides);
+  impl->sizes = sizes;
+  impl->strides = strides;
   impl->numel = numel;
   return Tensor(std::move(impl));
 }
@@ -203,18 +208,17 @@ Tensor wrap_blob(void *data, IntArrayRef sizes, std::vector<std::int64_t> stride
 } // namespace
 
 Tensor from_blob(void *data, IntArrayRef sizes, TensorOptions options, SourceLocation loc) {
-  return wrap_blob(data, sizes, detail::contiguous_strides(sizes), {}, options, loc);
+  return wrap_blob(data, sizes, std::nullopt, {}, options, loc);
 }
 
 Tensor from_blob(void *data, IntArrayRef sizes, IntArrayRef strides, TensorOptions options,
                  SourceLocation loc) {
-  return wrap_blob(data, sizes, strides.vec(), {}, options, loc);
+  return wrap_blob(data, sizes, strides, {}, options, loc);
 }
 
 Tensor from_blob(void *data, IntArrayRef sizes, std::function<void(void *)> deleter,
                  TensorOptions options, SourceLocation loc) {
-  return wrap_blob(data, sizes, detail::contiguous_strides(sizes), std::move(deleter), options,
-                   loc);
+  return wrap_blob(data, sizes, std::nullopt, std::move(deleter), options, loc);
 }
 
 } // namespace pl

@@ -9,8 +9,8 @@
 namespace pl {
 namespace detail {
 
-std::vector<std::int64_t> contiguous_strides(IntArrayRef sizes) {
-  std::vector<std::int64_t> strides(sizes.size());
+DimVector contiguous_strides(IntArrayRef sizes) {
+  DimVector strides(sizes.size(), 0);
   std::int64_t stride = 1;
   for (std::size_t i = sizes.size(); i-- > 0;) {
     strides[i] = stride;
@@ -40,14 +40,14 @@ Tensor make_tensor(IntArrayRef sizes, ScalarType dtype, Device device) {
   impl->storage = std::make_shared<StorageImpl>(device, static_cast<std::size_t>(numel * element));
   impl->device = device;
   impl->dtype = dtype;
-  impl->sizes = sizes.vec();
+  impl->sizes = sizes;
   impl->strides = contiguous_strides(sizes);
   impl->numel = numel;
   return Tensor(std::move(impl));
 }
 
-Tensor make_view(const Tensor &base, std::vector<std::int64_t> sizes,
-                 std::vector<std::int64_t> strides, std::int64_t storage_offset) {
+Tensor make_view(const Tensor &base, DimVector sizes, DimVector strides,
+                 std::int64_t storage_offset) {
   const TensorImpl &source = *base.impl();
   source.storage->mark_used();
   auto impl = std::make_shared<TensorImpl>();
@@ -57,8 +57,8 @@ Tensor make_view(const Tensor &base, std::vector<std::int64_t> sizes,
   impl->numel = 1;
   for (std::int64_t size : sizes)
     impl->numel *= size;
-  impl->sizes = std::move(sizes);
-  impl->strides = std::move(strides);
+  impl->sizes = sizes;
+  impl->strides = strides;
   impl->storage_offset = storage_offset;
   return Tensor(std::move(impl));
 }

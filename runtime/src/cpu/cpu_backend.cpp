@@ -5,6 +5,7 @@
 #include "core/builtin_backends.h"
 #include "host/caching_allocator.h"
 #include "host/host_kernel_backend.h"
+#include "host/thread_block_stash.h"
 
 namespace pl::backend {
 namespace {
@@ -21,9 +22,11 @@ public:
 
 class CpuBackend final : public HostKernelBackend {
 public:
-  void *allocate(DeviceIndex, std::size_t nbytes) override { return allocator_.allocate(nbytes); }
+  void *allocate(DeviceIndex, std::size_t nbytes) override {
+    return thread_stash().allocate(nbytes);
+  }
   void deallocate(DeviceIndex, void *ptr, std::size_t nbytes) noexcept override {
-    allocator_.deallocate(ptr, nbytes);
+    thread_stash().deallocate(ptr, nbytes);
   }
   void copy_from_host(void *dst, DeviceIndex, const void *src, std::size_t nbytes, bool) override {
     std::memcpy(dst, src, nbytes);
@@ -37,6 +40,13 @@ public:
   }
 
 private:
+  // Per thread, in front of the shared cache; safe because this backend,
+  // the only instance, is never destroyed (cpu_backend()).
+  host::ThreadBlockStash &thread_stash() {
+    thread_local host::ThreadBlockStash stash(allocator_);
+    return stash;
+  }
+
   host::CachingHostAllocator allocator_{"cpu", kMaxCachedBytes};
 };
 
