@@ -26,6 +26,13 @@ public:
   // Wraps memory the caller owns (from_blob); `deleter` (may be empty) runs
   // when the last view goes away.
   StorageImpl(Device device, void *data, std::size_t nbytes, std::function<void(void *)> deleter);
+  // Page-locked host memory (a cpu storage) from the backend of the
+  // `accelerator` device type, which copies from and to it asynchronously;
+  // throws DeviceError when that backend has none.
+  struct PinnedFor {
+    DeviceType accelerator;
+  };
+  StorageImpl(std::size_t nbytes, PinnedFor pinned);
   ~StorageImpl();
   StorageImpl(const StorageImpl &) = delete;
   StorageImpl &operator=(const StorageImpl &) = delete;
@@ -33,6 +40,7 @@ public:
   void *data() const noexcept { return data_; }
   std::size_t nbytes() const noexcept { return nbytes_; }
   Device device() const noexcept { return device_; }
+  bool is_pinned() const noexcept { return pinned_for_.has_value(); }
   // Unique for the life of the process (addresses are reused, ids are not).
   std::uint64_t id() const noexcept { return id_; }
   std::uint32_t version() const noexcept { return version_; }
@@ -60,6 +68,7 @@ private:
   std::uint64_t id_;
   std::uint32_t version_ = 0;
   bool owned_;
+  std::optional<DeviceType> pinned_for_; // the accelerator whose pinned memory this is
   std::optional<std::source_location> fresh_from_factory_;
   std::function<void(void *)> deleter_;
 };

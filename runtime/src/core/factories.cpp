@@ -62,7 +62,9 @@ Tensor tensor_from_host(const void *values, std::int64_t count, ScalarType type,
     std::memcpy(host.data_ptr(), values, static_cast<std::size_t>(count) * element_size(type));
   Tensor converted = cast(host, options.dtype_opt().value_or(type));
   if (device.is_cpu())
-    return host_factory_result(converted, options, loc);
+    return host_factory_result(pinned_if_requested(converted, options, loc), options, loc);
+  if (options.pinned_memory())
+    check_pinnable("tensor", device);
   Tensor out = make_tensor(sizes, converted.dtype(), device);
   if (count > 0)
     backend_of(device).copy_from_host(out.data_ptr(), device.index(), converted.data_ptr(),
@@ -73,9 +75,14 @@ Tensor tensor_from_host(const void *values, std::int64_t count, ScalarType type,
 } // namespace detail
 
 Tensor empty(IntArrayRef sizes, TensorOptions options, SourceLocation loc) {
-  return detail::host_factory_result(
-      detail::make_tensor(sizes, options.dtype(), detail::resolve_device(options.device(), loc)),
-      options, loc);
+  const Device device = detail::resolve_device(options.device(), loc);
+  if (options.pinned_memory()) {
+    detail::check_pinnable("empty", device);
+    return detail::host_factory_result(detail::make_pinned_tensor(sizes, options.dtype(), loc),
+                                       options, loc);
+  }
+  return detail::host_factory_result(detail::make_tensor(sizes, options.dtype(), device), options,
+                                     loc);
 }
 
 Tensor zeros(IntArrayRef sizes, TensorOptions options, SourceLocation loc) {
@@ -132,8 +139,10 @@ Tensor arange(const Scalar &start, const Scalar &end, const Scalar &step, Tensor
   for (std::int64_t i = 0; i < count; ++i)
     values[static_cast<std::size_t>(i)] = first + static_cast<double>(i) * increment;
   const Device device = detail::resolve_device(options.device(), loc);
-  return detail::host_factory_result(from_host_doubles(values, {count}, options.dtype(), device),
-                                     options, loc);
+  return detail::host_factory_result(
+      detail::pinned_if_requested(from_host_doubles(values, {count}, options.dtype(), device),
+                                  options, loc),
+      options, loc);
 }
 
 Tensor randn(IntArrayRef sizes, TensorOptions options, SourceLocation loc) {
@@ -147,8 +156,10 @@ Tensor randn(IntArrayRef sizes, TensorOptions options, SourceLocation loc) {
     for (double &value : values)
       value = normal(generator());
   }
-  return detail::host_factory_result(from_host_doubles(values, sizes, options.dtype(), device),
-                                     options, loc);
+  return detail::host_factory_result(
+      detail::pinned_if_requested(from_host_doubles(values, sizes, options.dtype(), device),
+                                  options, loc),
+      options, loc);
 }
 
 Tensor rand(IntArrayRef sizes, TensorOptions options, SourceLocation loc) {
@@ -162,8 +173,10 @@ Tensor rand(IntArrayRef sizes, TensorOptions options, SourceLocation loc) {
     for (double &value : values)
       value = uniform(generator());
   }
-  return detail::host_factory_result(from_host_doubles(values, sizes, options.dtype(), device),
-                                     options, loc);
+  return detail::host_factory_result(
+      detail::pinned_if_requested(from_host_doubles(values, sizes, options.dtype(), device),
+                                  options, loc),
+      options, loc);
 }
 
 void manual_seed(std::uint64_t seed) {

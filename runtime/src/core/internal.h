@@ -76,8 +76,18 @@ inline Device common_device(std::string_view op, ArrayRef<NamedTensor> operands,
 
 // ---- tensors -------------------------------------------------------------------
 DimVector contiguous_strides(IntArrayRef sizes);
+// The element count of a new tensor of these sizes; ShapeError for bad
+// sizes, AllocationError when its bytes overflow (naming device).
+std::int64_t checked_numel(IntArrayRef sizes, ScalarType dtype, Device device);
 // A new contiguous tensor on a resolved device; validates sizes.
 Tensor make_tensor(IntArrayRef sizes, ScalarType dtype, Device device);
+// A new contiguous cpu tensor in pinned host memory (core/pinned.cpp);
+// DeviceError naming loc when there is no CUDA device.
+Tensor make_pinned_tensor(IntArrayRef sizes, ScalarType dtype, std::source_location loc);
+// DeviceError unless device is the cpu: only host memory can be pinned.
+void check_pinnable(std::string_view op, Device device);
+// `made`, pinned when options ask for pinned memory (a factory's last step).
+Tensor pinned_if_requested(Tensor made, const TensorOptions &options, std::source_location loc);
 Tensor make_view(const Tensor &base, DimVector sizes, DimVector strides,
                  std::int64_t storage_offset);
 backend::TensorArg kernel_arg(const TensorImpl &impl);

@@ -19,7 +19,7 @@ DimVector contiguous_strides(IntArrayRef sizes) {
   return strides;
 }
 
-Tensor make_tensor(IntArrayRef sizes, ScalarType dtype, Device device) {
+std::int64_t checked_numel(IntArrayRef sizes, ScalarType dtype, Device device) {
   PL_CHECK(sizes.size() <= static_cast<std::size_t>(backend::kMaxDims), ShapeError,
            "tensors have at most ", backend::kMaxDims, " dimensions, but ", sizes.size(),
            " were requested (sizes ", sizes, ")");
@@ -36,6 +36,12 @@ Tensor make_tensor(IntArrayRef sizes, ScalarType dtype, Device device) {
   PL_CHECK(!overflow && numel <= std::numeric_limits<std::int64_t>::max() / element,
            AllocationError, device, ": cannot allocate a tensor of sizes ", sizes, " and dtype ",
            dtype, ": the size in bytes overflows");
+  return numel;
+}
+
+Tensor make_tensor(IntArrayRef sizes, ScalarType dtype, Device device) {
+  const std::int64_t numel = checked_numel(sizes, dtype, device);
+  const auto element = static_cast<std::int64_t>(element_size(dtype));
   auto impl = std::make_shared<TensorImpl>();
   impl->storage = std::make_shared<StorageImpl>(device, static_cast<std::size_t>(numel * element));
   impl->device = device;
@@ -148,14 +154,17 @@ void copy_bytes(const TensorImpl &dst, const TensorImpl &src, bool non_blocking)
   if (src.device.is_cpu()) {
     backend_of(dst.device).copy_from_host(to, dst.device.index(), from, nbytes, non_blocking);
   } else if (dst.device.is_cpu()) {
-    backend_of(src.device).copy_to_host(to, from, src.device.index(), nbytes);
+    // Asynchronous only into pinned memory: pageable memory may be paged out.
+    backend_of(src.device)
+        .copy_to_host(to, from, src.device.index(), nbytes,
+                      non_blocking && dst.storage->is_pinned());
   } else if (src.device.type() == dst.device.type()) {
     backend_of(src.device)
         .copy_between_devices(to, dst.device.index(), from, src.device.index(), nbytes);
   } else {
     // Different backends: through host memory.
     std::vector<char> staging(nbytes);
-    backend_of(src.device).copy_to_host(staging.data(), from, src.device.index(), nbytes);
+    backend_of(src.device).copy_to_host(staging.data(), from, src.device.index(), nbytes, false);
     backend_of(dst.device).copy_from_host(to, dst.device.index(), staging.data(), nbytes, false);
   }
 }
@@ -174,7 +183,12 @@ Tensor convert(std::string_view op, const Tensor &src, Device target, ScalarType
   // Convert on the side where the data is smaller.
   Tensor moving = element_size(dtype) < element_size(impl.dtype) ? cast(src, dtype) : src;
   moving = moving.contiguous();
-  Tensor moved = make_tensor(moving.sizes(), moving.dtype(), target);
+  // non_blocking to the host lands in pinned memory, as in libtorch, so that
+  // the copy can run asynchronously; its values are there after a
+  // synchronisation (pl::cuda::synchronize, Stream::synchronize).
+  const bool pinned_result = non_blocking && target.is_cpu() && impl.device.is_cuda();
+  Tensor moved = pinned_result ? make_pinned_tensor(moving.sizes(), moving.dtype(), loc)
+                               : make_tensor(moving.sizes(), moving.dtype(), target);
   copy_bytes(*moved.impl(), *moving.impl(), non_blocking);
   return cast(moved, dtype);
 }
@@ -225,7 +239,7 @@ void Tensor::read_item(void *dst, ScalarType as, SourceLocation loc) const {
     host = detail::make_tensor({}, impl.dtype, Device(kCPU));
     detail::backend_of(impl.device)
         .copy_to_host(host.data_ptr(), data_ptr(), impl.device.index(),
-                      pl::element_size(impl.dtype));
+                      pl::element_size(impl.dtype), /*non_blocking=*/false);
   }
   const Scalar value = detail::cpu_scalar_value(*host.impl());
   backend::visit_dtype(as, [&](auto tag) {

@@ -31,7 +31,7 @@ public:
   void copy_from_host(void *dst, DeviceIndex, const void *src, std::size_t nbytes, bool) override {
     std::memcpy(dst, src, nbytes);
   }
-  void copy_to_host(void *dst, const void *src, DeviceIndex, std::size_t nbytes) override {
+  void copy_to_host(void *dst, const void *src, DeviceIndex, std::size_t nbytes, bool) override {
     std::memcpy(dst, src, nbytes);
   }
   void copy_between_devices(void *dst, DeviceIndex, const void *src, DeviceIndex,

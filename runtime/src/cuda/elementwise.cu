@@ -38,7 +38,7 @@ std::int64_t numel_of(const TensorArg &t) {
 
 // Launches `apply` over the shape of operands[0]; all operands share it.
 template <int N, class Apply>
-void launch_elementwise(const TensorArg *const (&operands)[N], Apply apply) {
+void launch_elementwise(cudaStream_t stream, const TensorArg *const (&operands)[N], Apply apply) {
   const TensorArg &shape = *operands[0];
   const std::int64_t *strides[N];
   for (int k = 0; k < N; ++k)
@@ -48,9 +48,11 @@ void launch_elementwise(const TensorArg *const (&operands)[N], Apply apply) {
   if (numel == 0)
     return;
   if (layout.contiguous())
-    elementwise_kernel<true><<<blocks_for(numel), kThreadsPerBlock>>>(layout, numel, apply);
+    elementwise_kernel<true>
+        <<<blocks_for(numel), kThreadsPerBlock, 0, stream>>>(layout, numel, apply);
   else
-    elementwise_kernel<false><<<blocks_for(numel), kThreadsPerBlock>>>(layout, numel, apply);
+    elementwise_kernel<false>
+        <<<blocks_for(numel), kThreadsPerBlock, 0, stream>>>(layout, numel, apply);
   PL_CUDA_CHECK_LAUNCH();
 }
 
@@ -150,49 +152,51 @@ template <class T, class F> void visit_unary_op(UnaryOp op, F &&f) {
 
 } // namespace
 
-void launch_fill(const TensorArg &out, ScalarArg value) {
+void launch_fill(cudaStream_t stream, const TensorArg &out, ScalarArg value) {
   backend::visit_dtype(out.dtype, [&](auto tag) {
     using T = decltype(tag);
-    launch_elementwise<1>({&out}, FillApply<T>{static_cast<T *>(out.data), scalar_value<T>(value)});
+    launch_elementwise<1>(stream, {&out},
+                          FillApply<T>{static_cast<T *>(out.data), scalar_value<T>(value)});
   });
 }
 
-void launch_copy(const TensorArg &out, const TensorArg &in) {
+void launch_copy(cudaStream_t stream, const TensorArg &out, const TensorArg &in) {
   backend::visit_dtype(out.dtype, [&](auto out_tag) {
     using To = decltype(out_tag);
     backend::visit_dtype(in.dtype, [&](auto in_tag) {
       using From = decltype(in_tag);
-      launch_elementwise<2>({&out, &in}, CopyApply<To, From>{static_cast<To *>(out.data),
+      launch_elementwise<2>(stream, {&out, &in}, CopyApply<To, From>{static_cast<To *>(out.data),
                                                              static_cast<const From *>(in.data)});
     });
   });
 }
 
-void launch_unary(UnaryOp op, const TensorArg &out, const TensorArg &in) {
+void launch_unary(cudaStream_t stream, UnaryOp op, const TensorArg &out, const TensorArg &in) {
   backend::visit_dtype(out.dtype, [&](auto tag) {
     using T = decltype(tag);
     visit_unary_op<T>(op, [&](auto op_tag) {
       using Op = decltype(op_tag);
-      launch_elementwise<2>({&out, &in}, UnaryApply<T, Op>{static_cast<T *>(out.data),
+      launch_elementwise<2>(stream, {&out, &in}, UnaryApply<T, Op>{static_cast<T *>(out.data),
                                                            static_cast<const T *>(in.data)});
     });
   });
 }
 
-void launch_binary(BinaryOp op, const TensorArg &out, const TensorArg &a, const TensorArg &b) {
+void launch_binary(cudaStream_t stream, BinaryOp op, const TensorArg &out, const TensorArg &a,
+                   const TensorArg &b) {
   backend::visit_dtype(out.dtype, [&](auto tag) {
     using T = decltype(tag);
     visit_binary_op<T>(op, [&](auto op_tag) {
       using Op = decltype(op_tag);
-      launch_elementwise<3>({&out, &a, &b}, BinaryApply<T, Op>{static_cast<T *>(out.data),
+      launch_elementwise<3>(stream, {&out, &a, &b}, BinaryApply<T, Op>{static_cast<T *>(out.data),
                                                                static_cast<const T *>(a.data),
                                                                static_cast<const T *>(b.data)});
     });
   });
 }
 
-void launch_binary_scalar(BinaryOp op, const TensorArg &out, const TensorArg &a, ScalarArg s,
-                          bool scalar_is_lhs) {
+void launch_binary_scalar(cudaStream_t stream, BinaryOp op, const TensorArg &out,
+                          const TensorArg &a, ScalarArg s, bool scalar_is_lhs) {
   backend::visit_dtype(out.dtype, [&](auto tag) {
     using T = decltype(tag);
     visit_binary_op<T>(op, [&](auto op_tag) {
@@ -200,10 +204,10 @@ void launch_binary_scalar(BinaryOp op, const TensorArg &out, const TensorArg &a,
       auto *out_data = static_cast<T *>(out.data);
       const auto *a_data = static_cast<const T *>(a.data);
       if (scalar_is_lhs)
-        launch_elementwise<2>({&out, &a},
+        launch_elementwise<2>(stream, {&out, &a},
                               BinaryScalarApply<T, Op, true>{out_data, a_data, scalar_value<T>(s)});
       else
-        launch_elementwise<2>(
+        launch_elementwise<2>(stream, 
             {&out, &a}, BinaryScalarApply<T, Op, false>{out_data, a_data, scalar_value<T>(s)});
     });
   });

@@ -152,8 +152,9 @@ __global__ void merge_partials(ReduceLayout layout, const typename Policy::State
 // reused by work queued later on the same stream.
 class ScratchBuffer {
 public:
-  ScratchBuffer(int device, std::size_t bytes)
-      : device_(device), bytes_(bytes), data_(caching_allocator().allocate(device, bytes)) {}
+  ScratchBuffer(int device, cudaStream_t stream, std::size_t bytes)
+      : device_(device), bytes_(bytes),
+        data_(caching_allocator().allocate(device, bytes, stream)) {}
   ~ScratchBuffer() { caching_allocator().deallocate(device_, data_, bytes_); }
   ScratchBuffer(const ScratchBuffer &) = delete;
   ScratchBuffer &operator=(const ScratchBuffer &) = delete;
@@ -166,7 +167,8 @@ private:
 };
 
 template <class Policy, class T>
-void run_reduce(int device, const TensorArg &out, const TensorArg &in, std::uint32_t reduced_dims) {
+void run_reduce(int device, cudaStream_t stream, const TensorArg &out, const TensorArg &in,
+                std::uint32_t reduced_dims) {
   const ReduceLayout layout = make_reduce_layout(out, in, reduced_dims);
   const std::int64_t num_out = layout.num_outputs;
   const auto *in_data = static_cast<const T *>(in.data);
@@ -177,7 +179,7 @@ void run_reduce(int device, const TensorArg &out, const TensorArg &in, std::uint
 
   if (plan.sequential) {
     reduce_sequential<Policy, T>
-        <<<blocks_for(num_out), kThreadsPerBlock>>>(layout, in_data, out_data);
+        <<<blocks_for(num_out), kThreadsPerBlock, 0, stream>>>(layout, in_data, out_data);
     PL_CUDA_CHECK_LAUNCH();
     return;
   }
@@ -185,39 +187,42 @@ void run_reduce(int device, const TensorArg &out, const TensorArg &in, std::uint
   const auto splits = static_cast<unsigned>(plan.splits);
   if (splits == 1) {
     reduce_blocks<Policy, T>
-        <<<dim3(out_blocks, 1), kThreadsPerBlock>>>(layout, in_data, out_data, nullptr, plan.chunk);
+        <<<dim3(out_blocks, 1), kThreadsPerBlock, 0, stream>>>(layout, in_data, out_data, nullptr,
+                                                               plan.chunk);
     PL_CUDA_CHECK_LAUNCH();
     return;
   }
   using State = typename Policy::State;
-  ScratchBuffer partials(device, static_cast<std::size_t>(num_out) * splits * sizeof(State));
+  ScratchBuffer partials(device, stream,
+                         static_cast<std::size_t>(num_out) * splits * sizeof(State));
   auto *partial_data = static_cast<State *>(partials.data());
-  reduce_blocks<Policy, T><<<dim3(out_blocks, splits), kThreadsPerBlock>>>(
+  reduce_blocks<Policy, T><<<dim3(out_blocks, splits), kThreadsPerBlock, 0, stream>>>(
       layout, in_data, out_data, partial_data, plan.chunk);
   PL_CUDA_CHECK_LAUNCH();
-  merge_partials<Policy><<<out_blocks, kThreadsPerBlock>>>(layout, partial_data, splits, out_data);
+  merge_partials<Policy>
+      <<<out_blocks, kThreadsPerBlock, 0, stream>>>(layout, partial_data, splits, out_data);
   PL_CUDA_CHECK_LAUNCH();
 }
 
 } // namespace
 
-void launch_reduce(int device, ReduceOp op, const TensorArg &out, const TensorArg &in,
-                   std::uint32_t reduced_dims) {
+void launch_reduce(int device, cudaStream_t stream, ReduceOp op, const TensorArg &out,
+                   const TensorArg &in, std::uint32_t reduced_dims) {
   backend::visit_dtype(in.dtype, [&](auto tag) {
     using T = decltype(tag);
     switch (op) {
     case ReduceOp::Sum:
       if constexpr (!std::is_same_v<T, bool>)
-        return run_reduce<SumPolicy<T>, T>(device, out, in, reduced_dims);
+        return run_reduce<SumPolicy<T>, T>(device, stream, out, in, reduced_dims);
       break;
     case ReduceOp::Mean:
       if constexpr (std::is_floating_point_v<T>)
-        return run_reduce<MeanPolicy<T>, T>(device, out, in, reduced_dims);
+        return run_reduce<MeanPolicy<T>, T>(device, stream, out, in, reduced_dims);
       break;
     case ReduceOp::Max:
-      return run_reduce<MaxPolicy<T>, T>(device, out, in, reduced_dims);
+      return run_reduce<MaxPolicy<T>, T>(device, stream, out, in, reduced_dims);
     case ReduceOp::ArgMax:
-      return run_reduce<ArgMaxPolicy<T>, T>(device, out, in, reduced_dims);
+      return run_reduce<ArgMaxPolicy<T>, T>(device, stream, out, in, reduced_dims);
     }
     PL_ASSERT(false && "reduction dispatched for a dtype the front end rejects");
   });
