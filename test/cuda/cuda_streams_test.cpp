@@ -68,6 +68,20 @@ TEST_F(CudaStreamsTest, NonBlockingDownloadGivesAPinnedTensorValidAfterSync) {
   EXPECT_FALSE(blocking.is_pinned()) << "a blocking copy lands in ordinary memory";
 }
 
+TEST_F(CudaStreamsTest, NonBlockingDownloadThatWidensOnTheHostIsSynchronous) {
+  const pl::Tensor on_gpu = pl::arange(1 << 20, pl::TensorOptions(kCuda0).dtype(pl::kFloat));
+  const pl::Tensor host = on_gpu.to(pl::kCPU, pl::kDouble, /*non_blocking=*/true);
+  EXPECT_TRUE(host.equal(pl::arange(1 << 20, pl::dtype(pl::kDouble))))
+      << "the widening on the host reads the copy, so it must have finished";
+}
+
+TEST_F(CudaStreamsTest, NonBlockingCopyIntoAHostTensorIsCompleteOnReturn) {
+  const pl::Tensor on_gpu = pl::arange(1 << 20, pl::TensorOptions(kCuda0).dtype(pl::kFloat));
+  const pl::Tensor host = pl::empty({1 << 20}, pl::TensorOptions().pinned_memory(true));
+  host.copy_(on_gpu, /*non_blocking=*/true);
+  EXPECT_TRUE(host.equal(pl::arange(1 << 20, pl::dtype(pl::kFloat))));
+}
+
 TEST_F(CudaStreamsTest, CurrentStreamIsTheDefaultUntilSet) {
   const pl::cuda::Stream current = pl::cuda::getCurrentCUDAStream();
   EXPECT_EQ(current, pl::cuda::getDefaultCUDAStream());

@@ -185,8 +185,10 @@ Tensor convert(std::string_view op, const Tensor &src, Device target, ScalarType
   moving = moving.contiguous();
   // non_blocking to the host lands in pinned memory, as in libtorch, so that
   // the copy can run asynchronously; its values are there after a
-  // synchronisation (pl::cuda::synchronize, Stream::synchronize).
-  const bool pinned_result = non_blocking && target.is_cpu() && impl.device.is_cuda();
+  // synchronisation (pl::cuda::synchronize, Stream::synchronize). Not when
+  // the host must convert the values at once: that copy is synchronous.
+  const bool pinned_result =
+      non_blocking && target.is_cpu() && impl.device.is_cuda() && moving.dtype() == dtype;
   Tensor moved = pinned_result ? make_pinned_tensor(moving.sizes(), moving.dtype(), loc)
                                : make_tensor(moving.sizes(), moving.dtype(), target);
   copy_bytes(*moved.impl(), *moving.impl(), non_blocking);
@@ -311,9 +313,12 @@ Tensor &Tensor::copy_(const Tensor &src, bool non_blocking, SourceLocation loc) 
     return self_ref();
   // Bring the source to this device (an explicit transfer), and never read
   // from memory this copy writes.
+  // The host kernel below reads the staged copy at once, so a copy to the
+  // host is synchronous here; to a device the kernel is queued after it.
   Tensor staged = src;
   if (source.device != self.device)
-    staged = detail::convert("copy_", src, self.device, source.dtype, non_blocking, false, loc);
+    staged = detail::convert("copy_", src, self.device, source.dtype,
+                             non_blocking && !self.device.is_cpu(), false, loc);
   else if (detail::shares_storage(self, source))
     staged = src.clone();
   detail::backend_of(self.device)
