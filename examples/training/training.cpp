@@ -6,6 +6,7 @@
 //   - one device variable, chosen once (cuda when available, else cpu);
 //   - data made on the host in batches, each batch moved once;
 //   - the model moved once, in place (Module::to);
+//   - on cuda, batches pinned and uploaded with non_blocking copies;
 //   - the loss summed on the device and read only when it is printed, not
 //     synced on every step.
 // It exits with 1 when the loss did not fall to at most half its first value.
@@ -106,6 +107,16 @@ pl::Tensor train_step(examples::Mlp &model, const pl::Tensor &inputs, const pl::
   return loss;
 }
 
+// A batch on the device. On cuda it goes through pinned memory with a
+// non_blocking copy, as libtorch's data loaders do: one asynchronous DMA that
+// overlaps with the host preparing the next batch, and the kernels that read
+// it are queued after it on the same stream. Elsewhere a plain transfer.
+pl::Tensor upload(const pl::Tensor &batch, pl::Device device) {
+  if (!device.is_cuda())
+    return batch.to(device);
+  return batch.pin_memory().to(device, batch.dtype(), /*non_blocking=*/true);
+}
+
 int train(const Settings &settings) {
   const pl::Device device = settings.device;
   const examples::SyntheticTask task;
@@ -121,8 +132,8 @@ int train(const Settings &settings) {
   for (std::int64_t step = 1; step <= settings.steps; ++step) {
     const pl::Tensor host_inputs = task.preprocess(task.raw_readings(settings.batch_size));
     const pl::Tensor host_targets = task.targets(host_inputs);
-    const pl::Tensor inputs = host_inputs.to(device);
-    const pl::Tensor targets = host_targets.to(device);
+    const pl::Tensor inputs = upload(host_inputs, device);
+    const pl::Tensor targets = upload(host_targets, device);
     loss_sum += train_step(model, inputs, targets, settings.learning_rate);
 
     if (step % settings.print_every == 0) {
