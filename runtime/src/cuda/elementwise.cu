@@ -5,6 +5,7 @@
 #include "cuda_error.h"
 #include "kernels.h"
 #include "strided_layout.cuh"
+#include "vector_pack.cuh"
 
 #include "core/dispatch.h"
 #include "core/functors.h"
@@ -27,12 +28,6 @@ __device__ auto compute(const Fn &fn, const A &a, const B &b) {
   else
     return fn(a, b);
 }
-
-// W consecutive elements, loaded and stored as one access: 16 bytes of the
-// widest operand give LDG.E.128 / STG.E.128.
-template <class T, int W> struct alignas(sizeof(T) * W) Pack {
-  T value[W];
-};
 
 // The contiguous path: no index arithmetic beyond p * W. Each thread handles
 // whole packs (grid-stride), then the last numel % W elements, one thread
@@ -92,12 +87,6 @@ std::int64_t numel_of(const TensorArg &t) {
   for (int d = 0; d < t.dim; ++d)
     n *= t.sizes[d];
   return n;
-}
-
-constexpr std::size_t kPackBytes = 16;
-
-bool pack_aligned(const void *data) {
-  return reinterpret_cast<std::uintptr_t>(data) % kPackBytes == 0;
 }
 
 // out = fn(a, b) over the shape of `out` (a and b already broadcast to it;
