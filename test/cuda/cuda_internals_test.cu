@@ -21,6 +21,7 @@ using pl::cuda::detail::make_reduce_layout;
 using pl::cuda::detail::is_column_reduction;
 using pl::cuda::detail::plan_reduction;
 using pl::cuda::detail::ReduceLayout;
+using pl::cuda::detail::ReduceKernel;
 using pl::cuda::detail::ReducePlan;
 using pl::cuda::detail::ReduceTargets;
 
@@ -201,17 +202,24 @@ TEST(ReduceLayoutTest, EmptyExtentHasOutputsButNothingToReduce) {
       make_reduce_layout(arg_of({1, 3}, {3, 1}), arg_of({0, 3}, {3, 1}), 0b01);
   EXPECT_EQ(layout.num_outputs, 3);
   EXPECT_EQ(layout.extent, 0);
-  EXPECT_TRUE(plan_reduction(layout.num_outputs, layout.extent, false, kH100).sequential);
+  EXPECT_EQ(plan_reduction(layout.num_outputs, layout.extent, false, kH100).kernel,
+            ReduceKernel::PerThread);
 }
 
 TEST(ReducePlanTest, ShortExtentsRunOneThreadPerOutput) {
-  EXPECT_TRUE(plan_reduction(1000, 32, false, kH100).sequential);
-  EXPECT_FALSE(plan_reduction(1000, 33, false, kH100).sequential);
+  EXPECT_EQ(plan_reduction(1000, 32, false, kH100).kernel, ReduceKernel::PerThread);
+  EXPECT_EQ(plan_reduction(1000, 33, false, kH100).kernel, ReduceKernel::PerWarp);
+}
+
+TEST(ReducePlanTest, ModerateExtentsRunOneWarpPerOutputAndLongOnesABlock) {
+  EXPECT_EQ(plan_reduction(1000000, 1024, false, kH100).kernel, ReduceKernel::PerWarp);
+  EXPECT_EQ(plan_reduction(1000000, 1024, false, kH100).splits, 1);
+  EXPECT_EQ(plan_reduction(1000000, 1025, false, kH100).kernel, ReduceKernel::PerBlock);
 }
 
 TEST(ReducePlanTest, ManyOutputsUseOneBlockEach) {
   const ReducePlan plan = plan_reduction(100000, 5000, false, kH100);
-  EXPECT_FALSE(plan.sequential);
+  EXPECT_EQ(plan.kernel, ReduceKernel::PerBlock);
   EXPECT_EQ(plan.splits, 1);
   EXPECT_GE(plan.chunk, 5000);
 }
@@ -240,7 +248,7 @@ TEST(ReducePlanTest, ColumnReductionsRunOneThreadPerOutputInChunksOfRows) {
   for (std::int64_t outputs : {1, 4096, 1000000}) {
     for (std::int64_t extent : {std::int64_t{33}, std::int64_t{4096}, std::int64_t{3000001}}) {
       const ReducePlan plan = plan_reduction(outputs, extent, /*columns=*/true, kH100);
-      EXPECT_TRUE(plan.sequential);
+      EXPECT_EQ(plan.kernel, ReduceKernel::PerThread);
       EXPECT_LE(plan.splits, 65535);
       EXPECT_GE(plan.splits * plan.chunk, extent) << outputs << " x " << extent;
       EXPECT_LT((plan.splits - 1) * plan.chunk, extent) << outputs << " x " << extent;

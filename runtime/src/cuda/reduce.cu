@@ -159,11 +159,62 @@ __device__ typename Policy::State block_merge(typename Policy::State *shared,
   return s;
 }
 
-// Block (x, y) reduces chunk y of output x, W elements a load: with W > 1 the
-// reduced range is contiguous and every chunk of every output starts on a
-// 16-byte boundary (the host checks); its last (end - begin) % W elements are
-// read one at a time. With one chunk the block writes the output; otherwise
-// its state goes to partials[x * gridDim.y + y].
+// The state of lane `lane` of `lanes` over [begin, end) of the range whose
+// first element is at in_base: elements lane, lane + lanes, ... or, with
+// W > 1 (the range contiguous, begin and in_base on pack boundaries), packs
+// of W, kUnroll of them loaded before their values are added (in index
+// order, as ArgMax needs), then the last (end - begin) % W one at a time.
+template <class Policy, class T, int W>
+__device__ typename Policy::State accumulate(const ReduceLayout &layout, const T *in,
+                                             std::int64_t in_base, std::int64_t begin,
+                                             std::int64_t end, unsigned lane, unsigned lanes) {
+  typename Policy::State s = Policy::empty();
+  std::int64_t scalar_begin = begin;
+  if constexpr (W > 1) {
+    const T *row = in + in_base;
+    const std::int64_t packs_end = end > begin ? begin + (end - begin) / W * W : begin;
+    const std::int64_t step = std::int64_t{lanes} * W;
+    for (std::int64_t r = begin + std::int64_t{lane} * W; r < packs_end; r += kUnroll * step) {
+      Pack<T, W> packs[kUnroll];
+#pragma unroll
+      for (int k = 0; k < kUnroll; ++k)
+        if (r + k * step < packs_end)
+          packs[k] = *reinterpret_cast<const Pack<T, W> *>(row + r + k * step);
+#pragma unroll
+      for (int k = 0; k < kUnroll; ++k)
+        if (r + k * step < packs_end)
+#pragma unroll
+          for (int j = 0; j < W; ++j)
+            s = Policy::add(s, packs[k].value[j], r + k * step + j);
+    }
+    scalar_begin = packs_end;
+  }
+  for (std::int64_t r = scalar_begin + lane; r < end; r += lanes)
+    s = Policy::add(s, in[in_base + reduced_offset_of(layout, r)], r);
+  return s;
+}
+
+// One warp per output (ranges of up to kWarpReduceLimit, where a block per
+// output would leave most of its threads idle): no barrier, the merge is
+// five shuffles.
+template <class Policy, class T, int W>
+__global__ void reduce_warps(ReduceLayout layout, const T *in, typename Policy::Out *out) {
+  const unsigned lane = threadIdx.x % 32;
+  const std::int64_t warps = std::int64_t{gridDim.x} * kWarpsPerBlock;
+  for (std::int64_t o = std::int64_t{blockIdx.x} * kWarpsPerBlock + threadIdx.x / 32;
+       o < layout.num_outputs; o += warps) {
+    std::int64_t in_base, out_offset;
+    layout.output_offsets(o, in_base, out_offset);
+    const typename Policy::State s = warp_merge<Policy>(
+        accumulate<Policy, T, W>(layout, in, in_base, 0, layout.extent, lane, 32));
+    if (lane == 0)
+      out[out_offset] = Policy::finish(s, layout.extent);
+  }
+}
+
+// Block (x, y) reduces chunk y of output x (W as in accumulate; the host
+// checks that every chunk starts on a pack boundary). With one chunk it
+// writes the output; otherwise its state goes to partials[x * gridDim.y + y].
 template <class Policy, class T, int W>
 __global__ void reduce_blocks(ReduceLayout layout, const T *in, typename Policy::Out *out,
                               typename Policy::State *partials, std::int64_t chunk) {
@@ -174,32 +225,8 @@ __global__ void reduce_blocks(ReduceLayout layout, const T *in, typename Policy:
   for (std::int64_t o = blockIdx.x; o < num_out; o += gridDim.x) {
     std::int64_t in_base, out_offset;
     layout.output_offsets(o, in_base, out_offset);
-    typename Policy::State s = Policy::empty();
-    std::int64_t scalar_begin = begin;
-    if constexpr (W > 1) {
-      // kUnroll independent loads in flight per thread before their values
-      // are added (in index order, as ArgMax needs).
-      const T *row = in + in_base;
-      const std::int64_t packs_end = end > begin ? begin + (end - begin) / W * W : begin;
-      const std::int64_t step = std::int64_t{blockDim.x} * W;
-      for (std::int64_t r = begin + std::int64_t{threadIdx.x} * W; r < packs_end;
-           r += kUnroll * step) {
-        Pack<T, W> packs[kUnroll];
-#pragma unroll
-        for (int k = 0; k < kUnroll; ++k)
-          if (r + k * step < packs_end)
-            packs[k] = *reinterpret_cast<const Pack<T, W> *>(row + r + k * step);
-#pragma unroll
-        for (int k = 0; k < kUnroll; ++k)
-          if (r + k * step < packs_end)
-#pragma unroll
-            for (int j = 0; j < W; ++j)
-              s = Policy::add(s, packs[k].value[j], r + k * step + j);
-      }
-      scalar_begin = packs_end;
-    }
-    for (std::int64_t r = scalar_begin + threadIdx.x; r < end; r += blockDim.x)
-      s = Policy::add(s, in[in_base + reduced_offset_of(layout, r)], r);
+    typename Policy::State s =
+        accumulate<Policy, T, W>(layout, in, in_base, begin, end, threadIdx.x, blockDim.x);
     s = block_merge<Policy>(shared, s);
     if (threadIdx.x == 0) {
       if (gridDim.y == 1)
@@ -246,12 +273,12 @@ private:
   void *data_;
 };
 
-// Whether every chunk of every output starts on a pack boundary, so that the
-// block kernel may read the reduced range W elements at a time.
-template <class T>
-bool rows_pack_aligned(const ReduceLayout &layout, const T *in, std::int64_t chunk) {
+// Whether each output's reduced range is contiguous and starts on a pack
+// boundary, so that the warp and block kernels may read it W elements at a
+// time (a split range also needs chunk to be a multiple of W).
+template <class T> bool ranges_pack_aligned(const ReduceLayout &layout, const T *in) {
   constexpr int kWidth = kPackWidth<T>;
-  if (!pack_aligned(in) || chunk % kWidth != 0)
+  if (!pack_aligned(in))
     return false;
   if (layout.reduced.dim > 1 || (layout.reduced.dim == 1 && layout.reduced.strides[0][0] != 1))
     return false;
@@ -283,10 +310,11 @@ void run_reduce(int device, cudaStream_t stream, const TensorArg &out, const Ten
   ReducePlan plan =
       plan_reduction(num_out, layout.extent, is_column_reduction(layout), targets_of(device));
   constexpr int kWidth = kPackWidth<T>;
-  // Chunks of a split row reduction start on pack boundaries (a last chunk
-  // may end up empty; its empty state merges away).
-  if (!plan.sequential && plan.splits > 1)
+  // Chunks of a split range start on pack boundaries (a last chunk may end
+  // up empty; its empty state merges away).
+  if (plan.kernel == ReduceKernel::PerBlock && plan.splits > 1)
     plan.chunk = (plan.chunk + kWidth - 1) / kWidth * kWidth;
+  const bool packed = ranges_pack_aligned(layout, in_data);
   const auto splits = static_cast<unsigned>(plan.splits);
   using State = typename Policy::State;
   std::optional<ScratchBuffer> partials;
@@ -296,18 +324,33 @@ void run_reduce(int device, cudaStream_t stream, const TensorArg &out, const Ten
     partial_data = static_cast<State *>(partials->data());
   }
 
-  if (plan.sequential) {
+  switch (plan.kernel) {
+  case ReduceKernel::PerThread: {
     const dim3 grid(blocks_for(num_out), splits);
     reduce_per_thread<Policy, T><<<grid, kThreadsPerBlock, 0, stream>>>(layout, in_data, out_data,
                                                                        partial_data, plan.chunk);
-  } else {
+    break;
+  }
+  case ReduceKernel::PerWarp: {
+    const std::int64_t blocks = (num_out + kWarpsPerBlock - 1) / kWarpsPerBlock;
+    const auto grid = static_cast<unsigned>(blocks < kMaxBlocks ? blocks : kMaxBlocks);
+    if (packed)
+      reduce_warps<Policy, T, kWidth>
+          <<<grid, kThreadsPerBlock, 0, stream>>>(layout, in_data, out_data);
+    else
+      reduce_warps<Policy, T, 1><<<grid, kThreadsPerBlock, 0, stream>>>(layout, in_data, out_data);
+    break;
+  }
+  case ReduceKernel::PerBlock: {
     const dim3 grid(static_cast<unsigned>(num_out < kMaxBlocks ? num_out : kMaxBlocks), splits);
-    if (rows_pack_aligned(layout, in_data, plan.chunk))
+    if (packed)
       reduce_blocks<Policy, T, kWidth><<<grid, kThreadsPerBlock, 0, stream>>>(
           layout, in_data, out_data, partial_data, plan.chunk);
     else
       reduce_blocks<Policy, T, 1><<<grid, kThreadsPerBlock, 0, stream>>>(
           layout, in_data, out_data, partial_data, plan.chunk);
+    break;
+  }
   }
   PL_CUDA_CHECK_LAUNCH();
   if (splits > 1) {

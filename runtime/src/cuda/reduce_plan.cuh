@@ -5,11 +5,11 @@
 // Each output element reduces `extent` input elements. Short extents, and
 // column reductions (outputs next to each other in the input, the reduced
 // dimensions outside them), run one thread per output: a warp then reads 32
-// neighbouring elements per step. Otherwise one block per output reduces its
-// range (16-byte loads where the rows are contiguous and aligned) and merges
-// with warp shuffles. When that leaves the GPU short of work, the extent is
-// also split into chunks (grid.y) whose partial states a second, small
-// kernel merges.
+// neighbouring elements per step. Ranges up to kWarpReduceLimit run one warp
+// per output; longer ones one block per output. Both read 16 bytes a load
+// where the ranges are contiguous and aligned, and merge with warp shuffles.
+// When that leaves the GPU short of work, the extent is also split into
+// chunks (grid.y) whose partial states a second, small kernel merges.
 #pragma once
 
 #include "strided_layout.cuh"
@@ -77,13 +77,17 @@ inline bool is_column_reduction(const ReduceLayout &layout) {
   return outputs_adjacent && !reduced_contiguous;
 }
 
+enum class ReduceKernel : std::uint8_t { PerThread, PerWarp, PerBlock };
+
 struct ReducePlan {
-  bool sequential;     // one thread per output
+  ReduceKernel kernel; // who reduces one output (or one chunk of it)
   std::int64_t splits; // chunks per output (grid.y); 1 = no merge kernel
   std::int64_t chunk;  // elements per chunk; chunk * splits >= extent
 };
 
 inline constexpr std::int64_t kSequentialReduceLimit = 32;
+// Ranges up to this long are reduced by one warp each (many short rows).
+inline constexpr std::int64_t kWarpReduceLimit = 1024;
 // Each thread of a column reduction walks at least this many rows.
 inline constexpr std::int64_t kMinRowsPerThread = 16;
 // A chunk of a split block reduction covers at least this many elements
@@ -108,21 +112,23 @@ struct ReduceTargets {
 inline ReducePlan plan_reduction(std::int64_t num_outputs, std::int64_t extent, bool columns,
                                  const ReduceTargets &targets) {
   if (extent <= kSequentialReduceLimit)
-    return {true, 1, extent};
+    return {ReduceKernel::PerThread, 1, extent};
   if (columns) {
     std::int64_t splits = (targets.threads + num_outputs - 1) / num_outputs;
     const std::int64_t most = (extent + kMinRowsPerThread - 1) / kMinRowsPerThread;
     splits = splits < most ? splits : most;
     splits = splits < kMaxGridY ? splits : kMaxGridY;
     const std::int64_t chunk = (extent + splits - 1) / splits;
-    return {true, (extent + chunk - 1) / chunk, chunk}; // no empty chunk
+    return {ReduceKernel::PerThread, (extent + chunk - 1) / chunk, chunk}; // no empty chunk
   }
+  if (extent <= kWarpReduceLimit)
+    return {ReduceKernel::PerWarp, 1, extent};
   std::int64_t splits = (extent + kElementsPerReduceBlock - 1) / kElementsPerReduceBlock;
   const std::int64_t blocks_per_output =
       num_outputs >= targets.blocks ? 1 : targets.blocks / num_outputs;
   splits = splits < blocks_per_output ? splits : blocks_per_output;
   splits = splits < kMaxGridY ? splits : kMaxGridY;
-  return {false, splits, (extent + splits - 1) / splits};
+  return {ReduceKernel::PerBlock, splits, (extent + splits - 1) / splits};
 }
 
 } // namespace pl::cuda::detail
