@@ -26,7 +26,10 @@ using backend::GemmArgs;
 // One cuBLAS handle per device, created on first use (it allocates device
 // workspace and takes milliseconds). Never destroyed: at exit the contexts
 // may already be gone, and cublasDestroy would fail (PyTorch leaks them too).
-cublasHandle_t cublas_handle_for(int device) {
+// A handle carries its stream, and threads may have different current
+// streams: run(handle) is called with the handle set to `stream` under a
+// lock held until cuBLAS has queued the work (it does not wait for it).
+template <class Run> void with_cublas(int device, cudaStream_t stream, Run &&run) {
   static std::mutex mutex;
   static auto *const handles = new std::vector<cublasHandle_t>();
   std::lock_guard lock(mutex);
@@ -40,7 +43,8 @@ cublasHandle_t cublas_handle_for(int device) {
     // agree with the CPU backend's within float rounding.
     PL_CUBLAS_CHECK(cublasSetMathMode(handle, CUBLAS_DEFAULT_MATH));
   }
-  return handle;
+  PL_CUBLAS_CHECK(cublasSetStream(handle, stream));
+  run(handle);
 }
 
 // cuBLAS rejects a leading dimension below the stored row length even when
@@ -180,12 +184,12 @@ public:
       PL_CUDA_CHECK(cudaMemsetAsync(args.c, 0, bytes, stream));
       return;
     }
-    cublasHandle_t handle = cublas_handle_for(device);
-    PL_CUBLAS_CHECK(cublasSetStream(handle, stream));
-    if (args.dtype == ScalarType::Double)
-      run_gemm<double>(handle, args);
-    else
-      run_gemm<float>(handle, args);
+    with_cublas(device, stream, [&](cublasHandle_t handle) {
+      if (args.dtype == ScalarType::Double)
+        run_gemm<double>(handle, args);
+      else
+        run_gemm<float>(handle, args);
+    });
   }
 
   void *allocate_pinned_host(std::size_t nbytes) override {
