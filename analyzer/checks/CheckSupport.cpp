@@ -1,6 +1,7 @@
 #include "CheckSupport.h"
 
 #include "clang-tidy/ClangTidyDiagnosticConsumer.h"
+#include "clang-tidy/utils/OptionsUtils.h"
 #include "clang/AST/ASTContext.h"
 #include "clang/ASTMatchers/ASTMatchFinder.h"
 #include "clang/Lex/Lexer.h"
@@ -25,13 +26,23 @@ using namespace placelint::analysis;
 
 static constexpr ApiProfile DefaultApiProfile = ApiProfile::Auto;
 
+// `a;b;c` as clang-tidy writes lists in options.
+static std::vector<std::string> listOption(StringRef Value) {
+  std::vector<StringRef> Items = utils::options::parseStringList(Value);
+  return {Items.begin(), Items.end()};
+}
+
 PlacementCheck::PlacementCheck(StringRef Name, ClangTidyContext *Context)
     : ClangTidyCheck(Name, Context),
-      Profile(Options.getLocalOrGlobal("ApiProfile", DefaultApiProfile)),
+      AnalysisOptions{Options.getLocalOrGlobal("ApiProfile", DefaultApiProfile),
+                      listOption(Options.getLocalOrGlobal("AvailabilityChecks", ""))},
       TidyContext(*Context) {}
 
 void PlacementCheck::storeOptions(ClangTidyOptions::OptionMap &Opts) {
-  Options.store(Opts, "ApiProfile", Profile);
+  Options.store(Opts, "ApiProfile", AnalysisOptions.Profile);
+  std::vector<StringRef> Checks(AnalysisOptions.AvailabilityChecks.begin(),
+                                AnalysisOptions.AvailabilityChecks.end());
+  Options.store(Opts, "AvailabilityChecks", utils::options::serializeStringList(Checks));
 }
 
 void PlacementCheck::registerMatchers(MatchFinder *Finder) {
@@ -103,7 +114,7 @@ void PlacementCheck::reportOn(const FunctionDecl &Function) {
   if (!Function.doesThisDeclarationHaveABody() || !Visited.insert(&Function).second)
     return;
   // Lambdas are analysed with the function that contains them.
-  report(AnalysisCache::forCurrentThread().findingsFor(Function, *CurrentContext, Profile));
+  report(AnalysisCache::forCurrentThread().findingsFor(Function, *CurrentContext, AnalysisOptions));
 }
 
 std::string PlacementCheck::text(const Expr *E) const {

@@ -1,4 +1,4 @@
-// What the three placement checks share: the ApiProfile option, the matcher
+// What the placement checks share: the options of the analysis, the matcher
 // (one callback per user function), the shared analysis run, and the words
 // for devices, operands and "where the device came from" notes.
 #pragma once
@@ -52,14 +52,30 @@ protected:
   void noteOrigin(const placelint::analysis::OperandFact &Operand,
                   const placelint::analysis::AbstractDevice &Device, bool OfListElement = false);
 
+  // A factory call rewritten to make its tensor where Move then took it
+  // (FactoryOnDevice.cpp): `zeros({n}).to(dev)` -> `zeros({n},
+  // torch::TensorOptions().device(dev))`, written options extended.
+  struct FactoryOnDevice {
+    std::string Api;     // torch or pl
+    std::string Device;  // the device, as the options take it
+    std::string Extra;   // `.dtype(...)` when the move also converts
+    std::string Options; // the factory's written options, or empty
+    std::string Factory; // the whole new factory call
+  };
+  std::optional<FactoryOnDevice> factoryOnDevice(const CallExpr &Factory,
+                                                 const CXXMemberCallExpr &Move) const;
+
 private:
   // Walks the declarations of user files only (the main file and headers
   // the header filter selects), reporting on each function defined there.
   void visitUserDecls(const DeclContext &Context);
   void reportOn(const FunctionDecl &Function);
+  std::optional<std::string> moveTargetText(const CXXMemberCallExpr &Move, StringRef Api) const;
   bool isUserFile(SourceLocation Loc);
 
-  const placelint::analysis::ApiProfile Profile;
+  // ApiProfile and AvailabilityChecks: local or global options, since one
+  // analysis serves every check configured alike.
+  const placelint::analysis::AnalysisOptions AnalysisOptions;
   ClangTidyContext &TidyContext;
   ASTContext *CurrentContext = nullptr;
   std::optional<llvm::Regex> HeaderFilter;

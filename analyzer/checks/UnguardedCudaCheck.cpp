@@ -1,6 +1,7 @@
 #include "UnguardedCudaCheck.h"
 
-#include "clang/AST/Expr.h"
+#include "clang/AST/DeclCXX.h"
+#include "clang/AST/ExprCXX.h"
 
 namespace clang::tidy::placement {
 
@@ -12,15 +13,36 @@ void UnguardedCudaCheck::report(const RecordedFindings &Findings) {
     explicit Reporter(UnguardedCudaCheck &Check) : Check(Check) {}
 
     void onUnguardedCuda(const UnguardedCudaFinding &F) override {
-      Check.diag(F.Request->getExprLoc(),
-                 "CUDA is requested with no cuda::is_available() check on this path; the "
-                 "program fails on a machine without a GPU");
+      if (F.DevicesEnsured == 0)
+        Check.diag(F.Request->getExprLoc(),
+                   "CUDA is requested with no cuda::is_available() check on this path; the "
+                   "program fails on a machine without a GPU");
+      else
+        Check.diag(F.Request->getExprLoc(),
+                   "cuda:%0 is requested where the checks on this path ensure only %1 CUDA "
+                   "%plural{1:device|:devices}1; the program fails on a machine with fewer "
+                   "than %2 GPUs; compare cuda::device_count() with the index")
+            << (F.DevicesNeeded - 1) << F.DevicesEnsured << F.DevicesNeeded;
       if (F.GuardedRequest)
         Check.diag(F.GuardedRequest->getExprLoc(),
                    "CUDA is requested under an availability check here", DiagnosticIDs::Note);
+      if (const NamedDecl *Called = calledBy(F.WeakestCall))
+        Check.diag(F.WeakestCall->getExprLoc(),
+                   "%0 is called here %select{with no availability check|where the checks "
+                   "ensure only %2 CUDA %plural{1:device|:devices}2}1",
+                   DiagnosticIDs::Note)
+            << Called << (F.DevicesEnsured > 0) << F.DevicesEnsured;
     }
 
   private:
+    // The function a call calls, or the class a construction makes.
+    static const NamedDecl *calledBy(const Expr *Call) {
+      if (const auto *Construct = dyn_cast_or_null<CXXConstructExpr>(Call))
+        return Construct->getConstructor()->getParent();
+      const auto *Direct = dyn_cast_or_null<CallExpr>(Call);
+      return Direct ? Direct->getDirectCallee() : nullptr;
+    }
+
     UnguardedCudaCheck &Check;
   };
   Reporter Handler(*this);

@@ -21,6 +21,8 @@ void RecordedFindings::replay(FindingsHandler &Handler) const {
     Handler.onCreateThenMove(Finding);
   for (const UnguardedCudaFinding &Finding : Unguarded)
     Handler.onUnguardedCuda(Finding);
+  for (const NonLeafParameterFinding &Finding : NonLeaf)
+    Handler.onNonLeafParameter(Finding);
 }
 
 AnalysisCache &AnalysisCache::forCurrentThread() {
@@ -36,23 +38,22 @@ void AnalysisCache::startTranslationUnit() {
 
 const RecordedFindings &AnalysisCache::findingsFor(const clang::FunctionDecl &Function,
                                                    clang::ASTContext &NewContext,
-                                                   ApiProfile Profile) {
+                                                   const AnalysisOptions &Options) {
   if (Context != &NewContext) {
     startTranslationUnit();
     Context = &NewContext;
   }
-  std::unique_ptr<RecordedFindings> &Slot =
-      Results[{&Function, static_cast<int>(Profile)}];
-  if (Slot)
-    return *Slot;
   DeviceAnalysis *Analysis = nullptr;
   for (auto &[Key, Existing] : Analyses)
-    if (Key == Profile)
+    if (Key == Options)
       Analysis = Existing.get();
   if (!Analysis) {
-    Analyses.emplace_back(Profile, std::make_unique<DeviceAnalysis>(NewContext, Profile));
+    Analyses.emplace_back(Options, std::make_unique<DeviceAnalysis>(NewContext, Options));
     Analysis = Analyses.back().second.get();
   }
+  std::unique_ptr<RecordedFindings> &Slot = Results[{&Function, Analysis}];
+  if (Slot)
+    return *Slot;
   Slot = std::make_unique<RecordedFindings>();
   Analysis->analyze(Function, *Slot);
   return *Slot;

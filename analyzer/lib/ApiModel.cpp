@@ -74,7 +74,9 @@ bool declaresTensorClass(const ASTContext &Context, const ProfileTable &Table) {
 
 } // namespace
 
-ApiModel::ApiModel(const ASTContext &Context, ApiProfile Requested) {
+ApiModel::ApiModel(const ASTContext &Context, const AnalysisOptions &Options)
+    : UserAvailabilityChecks(Options.AvailabilityChecks) {
+  ApiProfile Requested = Options.Profile;
   if (Requested != ApiProfile::Auto) {
     Profiles.push_back(Requested);
     return;
@@ -261,6 +263,30 @@ bool ApiModel::isOptimizer(QualType Type) const {
     return true;
   return !Record->getDefinition()->forallBases(
       [&](const CXXRecordDecl *Base) { return !InOptim(Base); });
+}
+
+std::optional<AvailabilityKind>
+ApiModel::availabilityCheck(const FunctionDecl &Function) const {
+  if (!Function.getIdentifier())
+    return std::nullopt;
+  llvm::StringRef Name = Function.getName();
+  // torch::cuda::, at::cuda:: and c10::cuda:: spell them alike; so does pl.
+  if (Name == "is_available")
+    return AvailabilityKind::Flag;
+  if (Name == "device_count" || Name == "getNumGPUs")
+    return AvailabilityKind::Count;
+  if (UserAvailabilityChecks.empty())
+    return std::nullopt;
+  std::string Qualified = Function.getQualifiedNameAsString();
+  for (llvm::StringRef Listed : UserAvailabilityChecks) {
+    Listed.consume_front("::");
+    if (Listed == Qualified || Listed == Name) {
+      QualType Result = Function.getReturnType();
+      return Result->isBooleanType() || !Result->isIntegerType() ? AvailabilityKind::Flag
+                                                                 : AvailabilityKind::Count;
+    }
+  }
+  return std::nullopt;
 }
 
 bool ApiModel::isLossModule(QualType Type) const {

@@ -18,8 +18,8 @@ using namespace clang;
 
 FindingsHandler::~FindingsHandler() = default;
 
-DeviceAnalysis::DeviceAnalysis(ASTContext &Context, ApiProfile Profile)
-    : Context(Context), Model(Context, Profile),
+DeviceAnalysis::DeviceAnalysis(ASTContext &Context, const AnalysisOptions &Options)
+    : Context(Context), Model(Context, Options),
       Summaries(std::make_unique<FunctionSummaries>(Context, Model)) {}
 
 DeviceAnalysis::~DeviceAnalysis() = default;

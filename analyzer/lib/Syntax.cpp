@@ -113,6 +113,15 @@ const StringLiteral *stringLiteralIn(const Expr *E) {
 
 bool isDefaultArgument(const Expr *E) { return isa<CXXDefaultArgExpr>(E); }
 
+bool isTrueOrDefault(llvm::ArrayRef<const Expr *> Args) {
+  if (Args.empty() || isDefaultArgument(Args[0]))
+    return true;
+  const Expr *Flag = convertedValue(Args[0])->IgnoreParenImpCasts(); // optional<bool>(true)
+  if (const auto *Literal = dyn_cast<CXXBoolLiteralExpr>(Flag))
+    return Literal->getValue();
+  return false;
+}
+
 unsigned explicitArgCount(const CallExpr &Call) {
   unsigned Count = 0;
   for (const Expr *Arg : Call.arguments())

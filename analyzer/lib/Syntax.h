@@ -36,6 +36,9 @@ const clang::StringLiteral *stringLiteralIn(const clang::Expr *E);
 bool isDefaultArgument(const clang::Expr *E);
 // The arguments the user wrote (default arguments left out).
 unsigned explicitArgCount(const clang::CallExpr &Call);
+// Whether a flag argument (`requires_grad(true)`, `requires_grad_()`) is
+// written true or left to its default of true; an unknown value is not.
+bool isTrueOrDefault(llvm::ArrayRef<const clang::Expr *> Args);
 
 // The elements of `{a, b}` passed as a tensor list (ArrayRef, vector,
 // initializer_list), or nullopt when the argument is not a literal list.

@@ -27,6 +27,9 @@ ValueFact ValueFact::join(const ValueFact &Other) const {
   }
   Result.OptionsWithoutDevice = OptionsWithoutDevice && Other.OptionsWithoutDevice;
   Result.AfterMismatch = AfterMismatch || Other.AfterMismatch;
+  Result.RequiresGrad = RequiresGrad && Other.RequiresGrad;
+  if (NonLeafMove == Other.NonLeafMove)
+    Result.NonLeafMove = NonLeafMove;
   if (HostFactory == Other.HostFactory)
     Result.HostFactory = HostFactory;
   if (TransferCall == Other.TransferCall && TransferSource == Other.TransferSource) {

@@ -149,6 +149,8 @@ std::vector<NamedTensor> parameters_of(const pl::nn::Module &module) {
 
 void load_parameters(pl::nn::Module &module, const std::vector<NamedTensor> &tensors,
                      const std::string &origin) {
+  // Loading writes the parameters (leaves that require grad) in place.
+  const pl::NoGradGuard no_grad;
   auto parameters = module.named_parameters();
   std::set<std::string> loaded;
   for (const NamedTensor &entry : tensors) {

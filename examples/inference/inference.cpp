@@ -78,6 +78,8 @@ int infer(const Settings &settings) {
                             settings.weights_path);
   model->to(device);
   model->eval();
+  // Inference needs no gradients: the ops record nothing.
+  const pl::NoGradGuard no_grad;
 
   pl::manual_seed(static_cast<std::uint64_t>(settings.seed));
   const pl::Tensor inputs = task.preprocess(task.raw_readings(settings.samples));

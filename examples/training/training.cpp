@@ -1,11 +1,12 @@
 // training: trains a two-layer MLP on a synthetic regression task, on any
-// device, with the gradients written out by hand (the runtime has no
-// autograd).
+// device, with autograd and pl::optim::Adam.
 //
 // The placement habits it shows, which placelint checks for:
 //   - one device variable, chosen once (cuda when available, else cpu);
 //   - data made on the host in batches, each batch moved once;
-//   - the model moved once, in place (Module::to);
+//   - the model moved once, in place (Module::to), before the optimizer is
+//     made: its parameters stay leaves, and Adam makes its state on their
+//     device;
 //   - on cuda, batches pinned and uploaded with non_blocking copies;
 //   - the loss summed on the device and read only when it is printed, not
 //     synced on every step.
@@ -31,17 +32,12 @@ constexpr const char *kUsage =
     "                [--learning-rate X] [--seed N] [--save FILE]\n"
     "  DEVICE: cpu, sim, sim:N, cuda, cuda:N (default: cuda when available, else cpu)\n";
 
-// relu'(z) is 1 where z > 0 and 0 elsewhere. The runtime has no comparison
-// op yet, so it is computed from h = relu(z) as h / (h + kTiny): exactly 1 in
-// float for every h above 1e-22 and exactly 0 for h == 0.
-constexpr double kTiny = 1e-30;
-
 struct Settings {
   pl::Device device = pl::Device(pl::kCPU);
   std::int64_t steps = 600;
   std::int64_t batch_size = 64;
   std::int64_t print_every = 100;
-  double learning_rate = 0.05;
+  double learning_rate = 0.01;
   std::int64_t seed = 1;
   std::string save_path;
 };
@@ -80,31 +76,16 @@ Settings parse_settings(int argc, char **argv) {
   return settings;
 }
 
-// One step of gradient descent on the mean squared error; returns the loss
-// (a 0-dim tensor on the device: reading it would be a sync).
-pl::Tensor train_step(examples::Mlp &model, const pl::Tensor &inputs, const pl::Tensor &targets,
-                      double learning_rate) {
-  pl::nn::Linear &fc1 = model->fc1;
-  pl::nn::Linear &fc2 = model->fc2;
-  const pl::Tensor hidden = fc1(inputs).relu();
-  const pl::Tensor outputs = fc2(hidden);
-  const pl::Tensor error = outputs - targets;
+// One step of Adam on the mean squared error; returns the loss, detached
+// from the graph (a 0-dim tensor on the device: reading it would be a sync).
+pl::Tensor train_step(examples::Mlp &model, pl::optim::Adam &optimizer, const pl::Tensor &inputs,
+                      const pl::Tensor &targets) {
+  optimizer.zero_grad();
+  const pl::Tensor error = model(inputs) - targets;
   const pl::Tensor loss = (error * error).mean();
-
-  // Backward, for loss = mean(error^2) over all rows * outputs elements.
-  const pl::Tensor d_outputs = error * (2.0 / static_cast<double>(error.numel()));
-  const pl::Tensor d_fc2_weight = d_outputs.t().matmul(hidden);
-  const pl::Tensor d_fc2_bias = d_outputs.sum({0});
-  const pl::Tensor active = hidden / (hidden + kTiny);
-  const pl::Tensor d_hidden = d_outputs.matmul(fc2->weight) * active;
-  const pl::Tensor d_fc1_weight = d_hidden.t().matmul(inputs);
-  const pl::Tensor d_fc1_bias = d_hidden.sum({0});
-
-  fc2->weight.sub_(d_fc2_weight * learning_rate);
-  fc2->bias.sub_(d_fc2_bias * learning_rate);
-  fc1->weight.sub_(d_fc1_weight * learning_rate);
-  fc1->bias.sub_(d_fc1_bias * learning_rate);
-  return loss;
+  loss.backward();
+  optimizer.step();
+  return loss.detach();
 }
 
 // A batch on the device. On cuda it goes through pinned memory with a
@@ -123,6 +104,7 @@ int train(const Settings &settings) {
   pl::manual_seed(static_cast<std::uint64_t>(settings.seed));
   examples::Mlp model(examples::kFeatures, examples::kHidden, examples::kOutputs);
   model->to(device);
+  pl::optim::Adam optimizer(model->parameters(), pl::optim::AdamOptions(settings.learning_rate));
 
   std::cout << "training on " << device << ": " << settings.steps << " steps of "
             << settings.batch_size << " samples\n";
@@ -134,7 +116,7 @@ int train(const Settings &settings) {
     const pl::Tensor host_targets = task.targets(host_inputs);
     const pl::Tensor inputs = upload(host_inputs, device);
     const pl::Tensor targets = upload(host_targets, device);
-    loss_sum += train_step(model, inputs, targets, settings.learning_rate);
+    loss_sum += train_step(model, optimizer, inputs, targets);
 
     if (step % settings.print_every == 0) {
       const float mean_loss =

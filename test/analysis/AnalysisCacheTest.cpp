@@ -45,11 +45,13 @@ void f(Tensor t) {
 
   AnalysisCache &Cache = AnalysisCache::forCurrentThread();
   Cache.startTranslationUnit();
-  const RecordedFindings &First = Cache.findingsFor(*Function, Context, ApiProfile::Auto);
-  const RecordedFindings &Second = Cache.findingsFor(*Function, Context, ApiProfile::Auto);
+  const RecordedFindings &First = Cache.findingsFor(*Function, Context, AnalysisOptions{});
+  const RecordedFindings &Second = Cache.findingsFor(*Function, Context, AnalysisOptions{});
   EXPECT_EQ(&First, &Second);
-  // Another profile is another analysis.
-  EXPECT_NE(&First, &Cache.findingsFor(*Function, Context, ApiProfile::Libtorch));
+  // Other options are another analysis: another profile, other checks.
+  EXPECT_NE(&First, &Cache.findingsFor(*Function, Context, {ApiProfile::Libtorch, {}}));
+  EXPECT_NE(&First, &Cache.findingsFor(*Function, Context, {ApiProfile::Auto, {"has_gpu"}}));
+  EXPECT_EQ(&First, &Cache.findingsFor(*Function, Context, AnalysisOptions{}));
 
   CountingHandler A;
   CountingHandler B;
@@ -61,7 +63,7 @@ void f(Tensor t) {
   EXPECT_EQ(B.Discarded, 1);
 
   CountingHandler AfterLibtorch;
-  Cache.findingsFor(*Function, Context, ApiProfile::Libtorch).replay(AfterLibtorch);
+  Cache.findingsFor(*Function, Context, {ApiProfile::Libtorch, {}}).replay(AfterLibtorch);
   EXPECT_EQ(AfterLibtorch.Mixed, 0); // pl's tensors are not libtorch's
   Cache.startTranslationUnit();
 }

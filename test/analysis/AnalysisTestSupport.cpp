@@ -138,7 +138,7 @@ AnalysisRun analyzeFunction(llvm::StringRef Code, llvm::StringRef FunctionName,
   }
   const auto *Function = Matches.front().getNodeAs<FunctionDecl>("f");
 
-  DeviceAnalysis Analysis(Context, Profile);
+  DeviceAnalysis Analysis(Context, AnalysisOptions{Profile, {}});
   Recorder Findings(Context);
   llvm::DenseMap<const Expr *, ValueFact> Facts;
   Run.Analyzed = Analysis.analyze(*Function, Findings,

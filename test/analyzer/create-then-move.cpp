@@ -66,3 +66,33 @@ void notAMove(torch::Device device, int64_t n) {
   consume(torch::zeros({n}, torch::device(device)));
   consume(torch::zeros({n}, torch::TensorOptions().device(device)).to(device));
 }
+
+// Moved only to take its options or its device for something else.
+torch::TensorOptions optionsOnDevice(torch::Device device) {
+  return torch::zeros({1}).to(device).options();
+  // CHECK-MESSAGES: :[[@LINE-1]]:28: warning: 'zeros' creates a tensor on the host and moves it to the device in 'device' only to take its options; give the device to the options instead [placement-create-then-move]
+  // CHECK-FIXES: return torch::TensorOptions().device(device);
+}
+torch::TensorOptions longOptionsOnDevice(torch::Device device) {
+  return torch::zeros({1}, torch::kLong).to(device).options();
+  // CHECK-MESSAGES: :[[@LINE-1]]:42: warning: 'zeros' creates a tensor on the host and moves it to the device in 'device' only to take its options; give the device to the options instead [placement-create-then-move]
+  // CHECK-FIXES: return torch::TensorOptions(torch::kLong).device(device);
+}
+torch::Device deviceOf(torch::Device device) {
+  return torch::empty({0}).to(device).device();
+  // CHECK-MESSAGES: :[[@LINE-1]]:28: warning: 'empty' creates a tensor on the host and moves it to the device in 'device' only to take its device; use that device instead [placement-create-then-move]
+  // CHECK-FIXES: return torch::Device(device);
+}
+torch::Tensor referenceForOptions(torch::Device device, int64_t n) {
+  auto reference = torch::empty({0}).to(device);
+  // CHECK-MESSAGES: :[[@LINE-1]]:38: warning: 'empty' creates a tensor on the host and moves it to the device in 'device' only to take its options; give the device to the options instead [placement-create-then-move]
+  // CHECK-FIXES: auto reference = torch::empty({0}, torch::TensorOptions().device(device));
+  return torch::ones({n}, reference.options()) + torch::zeros({n}, reference.options());
+}
+// Used for more than its options: an ordinary create-then-move.
+torch::Tensor referenceUsed(torch::Device device, int64_t n) {
+  auto reference = torch::zeros({n}).to(device);
+  // CHECK-MESSAGES: :[[@LINE-1]]:38: warning: 'zeros' creates a tensor on the host only to move it to the device in 'device'; create it there [placement-create-then-move]
+  // CHECK-FIXES: auto reference = torch::zeros({n}, torch::TensorOptions().device(device));
+  return torch::ones({n}, reference.options()) + reference;
+}

@@ -338,7 +338,8 @@ def check_clean_runs(program: dict, manifest: Dict[str, dict],
 
 
 def example_commands(program: dict, manifest: Dict[str, dict]) -> Dict[str, List[List[str]]]:
-    """training and inference, on sim and on the cpu (inference reads what training saved)."""
+    """training, inference and classifier, on sim and on the cpu (inference reads what
+    training saved)."""
     weights = os.path.join(tempfile.mkdtemp(prefix="parity-"), "weights.plw")
     training = manifest["training"]["executable"]
     commands = {}
@@ -350,6 +351,8 @@ def example_commands(program: dict, manifest: Dict[str, dict]) -> Dict[str, List
         elif program["target"] == "inference":
             commands[device] = [train, [program["executable"], "--weights", weights,
                                         "--device", device]]
+        elif program["target"] == "classifier":
+            commands[device] = [[program["executable"], "--device", device]]
         else:
             raise Failure("no parity recipe for the example %s" % program["target"])
     return commands

@@ -135,6 +135,10 @@ ValueFact DeviceFlow::evaluateApiCall(const CallExpr &Call, const FunctionDecl &
     ValueFact Made = Created(FactoryDevice(OnCpu), Dim);
     if (OnTheHostByDefault())
       Made.HostFactory = &Call;
+    Made.RequiresGrad = llvm::any_of(Args, [&](const Expr *Arg) {
+      return Model.classify(Arg->getType()) == ValueKind::TensorOptions &&
+             factOf(Arg).RequiresGrad;
+    });
     return Made;
   }
   case CallKind::WrapsHostMemory:
@@ -163,6 +167,7 @@ ValueFact DeviceFlow::evaluateApiCall(const CallExpr &Call, const FunctionDecl &
   case CallKind::OptionsBuilder: {
     ValueFact Options = ValueFact::on(OnCpu);
     Options.OptionsWithoutDevice = true;
+    Options.RequiresGrad = Name == "requires_grad" && isTrueOrDefault(Args);
     return Options;
   }
   default:

@@ -17,6 +17,17 @@ ValueFact DeviceFlow::evaluateConstruct(const CXXConstructExpr &Construct) {
   if (IsCopy && Kind != ValueKind::Other)
     return factOf(Construct.getArg(0));
   llvm::SmallVector<const Expr *, 4> Args(Construct.arguments());
+  // An optimizer is given the tensors it updates: `Adam({w, b}, ...)`, or a
+  // vector of them.
+  if (Model.isOptimizer(Construct.getType()) && !Args.empty()) {
+    if (std::optional<llvm::SmallVector<const Expr *, 4>> Elements = listElements(Args[0]))
+      for (const Expr *Element : *Elements)
+        Facts.record(ParameterUse{&Construct, Element, factOf(Element),
+                                  ParameterUseKind::Optimizer});
+    else if (Model.classify(Args[0]->getType()) == ValueKind::TensorList)
+      Facts.record(ParameterUse{&Construct, Args[0], factOf(Args[0]),
+                                ParameterUseKind::Optimizer});
+  }
   switch (Kind) {
   case ValueKind::Device:
     return deviceFromArguments(Args);

@@ -175,8 +175,9 @@ ValueFact DeviceFlow::deviceFromArguments(llvm::ArrayRef<const Expr *> Args) {
     return ValueFact::unknown();
   if (Single->isCpu())
     return Type;
-  return ValueFact::on(
-      DeviceSet::of(AbstractDevice::ofType(Single->type(), static_cast<std::int16_t>(Value))));
+  AbstractDevice Device = AbstractDevice::ofType(Single->type(), static_cast<std::int16_t>(Value));
+  noteCudaRequest(*Args[0], Device); // `kCUDA, 1` asks for two devices
+  return ValueFact::on(DeviceSet::of(Device));
 }
 
 } // namespace placelint::analysis

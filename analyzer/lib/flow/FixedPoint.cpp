@@ -160,9 +160,11 @@ void DeviceFlow::visitElement(const CFGElement &Element) {
     return;
   }
   if (const auto *E = dyn_cast<Expr>(S)) {
-    // Only calls matter among values the model does not track (Module::to
-    // returns void, item() a Scalar).
-    if (Model.classify(E->getType()) == ValueKind::Other && !isa<CallExpr>(E))
+    // Only calls and optimizers (given the tensors they update) matter
+    // among values the model does not track (Module::to returns void,
+    // item() a Scalar).
+    if (Model.classify(E->getType()) == ValueKind::Other && !isa<CallExpr>(E) &&
+        !(isa<CXXConstructExpr>(E) && Model.isOptimizer(E->getType())))
       return;
     Facts.mutableExpressions()[E] = evaluate(E);
   }

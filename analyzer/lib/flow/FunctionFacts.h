@@ -54,12 +54,26 @@ struct Transfer {
 };
 
 // A CUDA device written in the code (`.cuda()`, `kCUDA`, `"cuda:1"` where a
-// device is expected), and whether an availability check guards it: every
-// path to it passed `cuda::is_available()` (or `device_count()`) being true.
+// device is expected), and whether availability checks guard it: every path
+// to it, here or in every caller, passed `cuda::is_available()` (one device)
+// or `device_count() > i` (i + 1) being true.
 struct CudaRequest {
   const clang::Expr *Where = nullptr;
   unsigned Block = 0;
-  bool Guarded = false;
+  unsigned DevicesNeeded = 1;  // cuda:1 needs two
+  unsigned DevicesEnsured = 0; // by the checks on the way
+  // When callers' checks were looked at: the call that ensures the fewest.
+  const clang::Expr *WeakestCall = nullptr;
+  bool guarded() const { return DevicesEnsured >= DevicesNeeded; }
+};
+
+// A tensor used as a parameter, where autograd must give it a gradient:
+// given to an optimizer, its grad() read, registered with register_parameter.
+struct ParameterUse {
+  const clang::Expr *Where = nullptr;  // the optimizer, `w.grad()`, the call
+  const clang::Expr *Tensor = nullptr; // `w`
+  ValueFact Fact;                      // the tensor's, there
+  ParameterUseKind Kind = ParameterUseKind::GradRead;
 };
 
 // Two operands of one operation that are, or may be, on different devices.
@@ -98,6 +112,7 @@ public:
   llvm::ArrayRef<Operation> operations() const { return Operations; }
   llvm::ArrayRef<Transfer> transfers() const { return Transfers; }
   llvm::ArrayRef<CudaRequest> cudaRequests() const { return CudaRequests; }
+  llvm::ArrayRef<ParameterUse> parameterUses() const { return ParameterUses; }
   const llvm::DenseMap<const clang::Expr *, ValueFact> &expressions() const {
     return ExprFacts;
   }
@@ -112,9 +127,12 @@ public:
   // previous one, so the last visit, at the fixed point, is what remains.
   void record(Operation Op);
   void record(Transfer T);
-  void recordCudaRequest(const clang::Expr &Where, unsigned Block);
-  // After the fixed point: which blocks an availability check guards.
-  void setCudaGuards(llvm::function_ref<bool(unsigned Block)> IsGuarded);
+  void record(ParameterUse Use);
+  void recordCudaRequest(const clang::Expr &Where, unsigned Block, unsigned DevicesNeeded);
+  // After the fixed point: how many devices the checks on the way to each
+  // request ensure, and the weakest call when callers' checks count.
+  void setCudaGuards(
+      llvm::function_ref<std::pair<unsigned, const clang::Expr *>(const CudaRequest &)> Guard);
   llvm::DenseMap<const clang::Expr *, ValueFact> &mutableExpressions() { return ExprFacts; }
   void addReturned(const ValueFact &Fact) { Returned = Returned.join(Fact); }
   void setFieldsAtExit(llvm::DenseMap<const clang::ValueDecl *, ValueFact> Fields) {
@@ -144,6 +162,8 @@ private:
   llvm::DenseMap<const clang::Expr *, unsigned> OperationIndex;
   std::vector<Transfer> Transfers;
   llvm::DenseMap<const clang::Expr *, unsigned> TransferIndex;
+  std::vector<ParameterUse> ParameterUses;
+  llvm::DenseMap<std::pair<const clang::Expr *, const clang::Expr *>, unsigned> ParameterUseIndex;
   std::vector<CudaRequest> CudaRequests;
   llvm::DenseMap<const clang::Expr *, unsigned> CudaRequestIndex;
   ValueFact Returned;

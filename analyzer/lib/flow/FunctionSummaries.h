@@ -3,6 +3,7 @@
 // callee's body on first use and cached by (callee, arguments).
 #pragma once
 
+#include "flow/CallerGuards.h"
 #include "flow/FunctionFacts.h"
 #include "flow/SummaryProvider.h"
 #include "placelint/analysis/ApiModel.h"
@@ -24,7 +25,7 @@ namespace placelint::analysis {
 class FunctionSummaries : public SummaryProvider {
 public:
   FunctionSummaries(clang::ASTContext &Context, const ApiModel &Model)
-      : Context(Context), Model(Model) {}
+      : Context(Context), Model(Model), Callers(Context, Model) {}
 
   // Unknown for recursion, a call chain deeper than kMaxDepth, or a body the
   // analysis cannot take.
@@ -32,6 +33,10 @@ public:
                      llvm::ArrayRef<ValueFact> Arguments) override;
 
   bool registersState(const clang::CXXRecordDecl &Module) override;
+
+  CallersGuard devicesEnsuredByCallers(const clang::FunctionDecl &Function) override {
+    return Callers.devicesEnsuredByCallers(Function);
+  }
 
   // For a method of a module class (other than its constructors): what its
   // fields start from, and for `forward`, its inputs; null for anything else.
@@ -47,6 +52,7 @@ private:
 
   clang::ASTContext &Context;
   const ApiModel &Model;
+  CallerGuards Callers;
   std::map<std::string, ValueFact> Cache;
   llvm::SmallPtrSet<const clang::FunctionDecl *, 8> InProgress;
   std::map<const clang::CXXRecordDecl *, std::unique_ptr<EntryFacts>> Modules;

@@ -45,6 +45,9 @@ ValueFact DeviceFlow::evaluateMemberCall(const CXXMemberCallExpr &Call) {
     ObjectType = ObjectType->getPointeeType();
   StringRef Name = Method->getIdentifier() ? Method->getName() : StringRef();
   bool ChangesThis = isa<CXXThisExpr>(Object->IgnoreParenImpCasts()) && !Method->isConst();
+  if (Name == "register_parameter" && Call.getNumArgs() >= 2)
+    Facts.record(ParameterUse{&Call, Call.getArg(1), factOf(Call.getArg(1)),
+                              ParameterUseKind::Registered});
 
   switch (Model.classify(ObjectType)) {
   case ValueKind::Tensor:
@@ -84,8 +87,12 @@ ValueFact DeviceFlow::evaluateMemberCall(const CXXMemberCallExpr &Call) {
 ValueFact DeviceFlow::evaluateOptionsMethod(const CXXMemberCallExpr &Call, StringRef Name) {
   const Expr *Object = Call.getImplicitObjectArgument();
   CallKind Kind = ApiModel::classifyOptionsMethod(Name);
-  if (Kind == CallKind::OptionsBuilder)
-    return factOf(Object);
+  if (Kind == CallKind::OptionsBuilder) {
+    ValueFact Options = factOf(Object);
+    if (Name == "requires_grad")
+      Options.RequiresGrad = isTrueOrDefault(llvm::SmallVector<const Expr *, 1>(Call.arguments()));
+    return Options;
+  }
   if (Kind != CallKind::OptionsDevice)
     return ValueFact::unknown();
   if (explicitArgCount(Call) == 0) { // the getter
@@ -100,6 +107,17 @@ ValueFact DeviceFlow::evaluateOptionsMethod(const CXXMemberCallExpr &Call, Strin
 ValueFact DeviceFlow::evaluateTensorMethod(const CXXMemberCallExpr &Call, StringRef Name) {
   const Expr *Object = Call.getImplicitObjectArgument();
   bool ReturnsTensor = Model.isTensor(Call.getType());
+  if (Name == "grad" || Name == "mutable_grad")
+    Facts.record(ParameterUse{&Call, Object, factOf(Object), ParameterUseKind::GradRead});
+  if (Name == "requires_grad_") {
+    // In place: the tensor (and the variable naming it) now requires grad;
+    // a non-leaf stays one.
+    ValueFact Marked = factOf(Object);
+    Marked.RequiresGrad = isTrueOrDefault(llvm::SmallVector<const Expr *, 1>(Call.arguments()));
+    if (const ValueDecl *Var = trackedDecl(Object))
+      assign(*Var, Marked, nullptr, Call.getExprLoc());
+    return Marked;
+  }
   switch (ApiModel::classifyTensorMethod(Name)) {
   case CallKind::Transfer:
     return evaluateTransfer(Call, Name);

@@ -3,6 +3,8 @@
 // 0-dim cpu tensor may join others as an input).
 #include "flow/DeviceFlow.h"
 
+#include <algorithm>
+
 namespace placelint::analysis {
 
 using namespace clang;
@@ -123,17 +125,31 @@ void FunctionFacts::recordLambdaCall(const FunctionDecl &CallOperator,
     It->second[I] = It->second[I].join(Arguments[I]);
 }
 
-void FunctionFacts::recordCudaRequest(const Expr &Where, unsigned Block) {
+void FunctionFacts::recordCudaRequest(const Expr &Where, unsigned Block,
+                                      unsigned DevicesNeeded) {
   auto [It, Inserted] = CudaRequestIndex.try_emplace(&Where, CudaRequests.size());
-  if (Inserted)
-    CudaRequests.push_back({&Where, Block, false});
-  else
-    CudaRequests[It->second].Block = Block;
+  if (Inserted) {
+    CudaRequests.push_back({&Where, Block, DevicesNeeded, 0});
+    return;
+  }
+  CudaRequest &Request = CudaRequests[It->second];
+  Request.Block = Block;
+  Request.DevicesNeeded = std::max(Request.DevicesNeeded, DevicesNeeded);
 }
 
-void FunctionFacts::setCudaGuards(llvm::function_ref<bool(unsigned Block)> IsGuarded) {
+void FunctionFacts::setCudaGuards(
+    llvm::function_ref<std::pair<unsigned, const Expr *>(const CudaRequest &)> Guard) {
   for (CudaRequest &Request : CudaRequests)
-    Request.Guarded = IsGuarded(Request.Block);
+    std::tie(Request.DevicesEnsured, Request.WeakestCall) = Guard(Request);
+}
+
+void FunctionFacts::record(ParameterUse Use) {
+  auto [It, Inserted] =
+      ParameterUseIndex.try_emplace({Use.Where, Use.Tensor}, ParameterUses.size());
+  if (Inserted)
+    ParameterUses.push_back(std::move(Use));
+  else
+    ParameterUses[It->second] = std::move(Use);
 }
 
 void FunctionFacts::record(Transfer T) {

@@ -1,5 +1,6 @@
-// How the flow analysis of one function learns what a call to another
-// function of the unit returns, without knowing who computes it.
+// How the flow analysis of one function learns what it needs of the other
+// functions of the unit (what a call returns, what guards its callers),
+// without knowing who computes it.
 #pragma once
 
 #include "placelint/analysis/ValueFact.h"
@@ -7,11 +8,17 @@
 #include "llvm/ADT/ArrayRef.h"
 
 namespace clang {
+class Expr;
 class CXXRecordDecl;
 class FunctionDecl;
 } // namespace clang
 
 namespace placelint::analysis {
+
+struct CallersGuard {
+  unsigned Devices = 0;
+  const clang::Expr *WeakestCall = nullptr; // null when there is no call
+};
 
 class SummaryProvider {
 public:
@@ -23,6 +30,10 @@ public:
   // Whether a module class of the unit registers parameters, buffers or
   // submodules (a module that registers nothing has no device of its own).
   virtual bool registersState(const clang::CXXRecordDecl &Module) = 0;
+  // How many CUDA devices the availability checks around every call of
+  // Function in the unit ensure (0 when it is not called here, or some call
+  // is not guarded), and the call that ensures the fewest.
+  virtual CallersGuard devicesEnsuredByCallers(const clang::FunctionDecl &Function) = 0;
 };
 
 } // namespace placelint::analysis

@@ -74,6 +74,10 @@ ValueFact DeviceFlow::evaluateTransfer(const CXXMemberCallExpr &Call, StringRef 
   Result.setOrigin({OriginKind::Moved, Call.getExprLoc()});
   Result.TransferCall = &Call;
   Result.TransferSource = Source.Devices;
+  // The copy of a leaf that requires grad is not a leaf: its gradient goes
+  // back to the leaf, and it has none of its own.
+  if (Source.RequiresGrad || Source.NonLeafMove)
+    Result.NonLeafMove = Source.NonLeafMove ? Source.NonLeafMove : &Call;
   return Result;
 }
 

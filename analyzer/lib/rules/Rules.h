@@ -7,6 +7,10 @@
 
 #include "llvm/ADT/ArrayRef.h"
 
+namespace clang {
+class Expr;
+} // namespace clang
+
 namespace placelint::analysis {
 
 class FindingsHandler;
@@ -23,6 +27,10 @@ using Diagnoser = void (*)(const FunctionFacts &Facts, FindingsHandler &Handler)
 #undef PL_RULE
 #undef PL_DIAGNOSER_NotYet
 #undef PL_DIAGNOSER_Check
+
+// Whether a move's copy is used as a parameter that is not a leaf
+// (NonLeafParameter.cpp); placement-create-then-move leaves such moves to it.
+bool isNonLeafParameterMove(const FunctionFacts &Facts, const clang::Expr &Move);
 
 // Every rule the analyzer checks, in the catalogue's order.
 llvm::ArrayRef<Diagnoser> allDiagnosers();

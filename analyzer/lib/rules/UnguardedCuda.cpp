@@ -1,6 +1,7 @@
 // placement-unguarded-cuda: CUDA asked for in the code (`.cuda()`, `kCUDA`,
-// `"cuda:1"` where a device is expected) on a path that no
-// `cuda::is_available()` / `device_count()` check guards
+// `"cuda:1"` where a device is expected) on a path where no
+// `cuda::is_available()` / `device_count()` check, here or around every
+// call of the function, ensures that device
 // (docs/rules/placement-unguarded-cuda.md). A device that comes from
 // outside (a parameter, a parsed flag) is not a request of the code's.
 #include "rules/Rules.h"
@@ -23,15 +24,18 @@ void diagnoseUnguardedCuda(const FunctionFacts &Facts, FindingsHandler &Handler)
   const SourceManager &SM = Facts.function().getASTContext().getSourceManager();
   const Expr *Guarded = nullptr;
   for (const CudaRequest &Request : Facts.cudaRequests())
-    if (Request.Guarded && !Guarded)
+    if (Request.guarded() && !Guarded)
       Guarded = Request.Where;
   for (const CudaRequest &Request : Facts.cudaRequests()) {
-    if (Request.Guarded)
+    if (Request.guarded())
       continue;
     SourceLocation At = SM.getExpansionLoc(Request.Where->getExprLoc());
     if (!Lines.insert(SM.getExpansionLineNumber(At)).second)
       continue;
-    Handler.onUnguardedCuda({Request.Where, Guarded});
+    // The split placement: nothing guards this request, another one is.
+    const Expr *GuardedElsewhere = Request.DevicesEnsured == 0 ? Guarded : nullptr;
+    Handler.onUnguardedCuda({Request.Where, GuardedElsewhere, Request.DevicesNeeded,
+                             Request.DevicesEnsured, Request.WeakestCall});
   }
 }
 

@@ -4,6 +4,7 @@
 #pragma once
 
 #include <pl/array_ref.h>
+#include <pl/autograd.h>
 #include <pl/cuda.h>
 #include <pl/cuda_stream.h>
 #include <pl/device.h>
@@ -11,6 +12,7 @@
 #include <pl/factories.h>
 #include <pl/nn.h>
 #include <pl/ops.h>
+#include <pl/optim.h>
 #include <pl/ordered_dict.h>
 #include <pl/parallel.h>
 #include <pl/scalar.h>

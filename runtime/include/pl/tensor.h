@@ -176,6 +176,38 @@ public:
   Tensor matmul(const Tensor &other) const;
   Tensor mm(const Tensor &mat2) const;
 
+  // ---- autograd (see <pl/autograd.h> for what it covers) ---------------------
+  // Whether gradients flow to this tensor: a leaf that asked for them, or the
+  // result of an op on such tensors recorded while grad mode was on.
+  bool requires_grad() const;
+  // Leaves only; floating dtypes only. Returns *this.
+  Tensor &requires_grad_(bool requires_grad = true) const;
+  Tensor &set_requires_grad(bool requires_grad) const { return requires_grad_(requires_grad); }
+  // A leaf has no grad_fn: made by a factory or the user, not by a recorded op.
+  bool is_leaf() const;
+  // Which output of its grad_fn this tensor is (0 for a leaf).
+  std::int64_t output_nr() const;
+  // The gradient accumulated by backward(): defined for leaves that require
+  // grad and for tensors that retain_grad(). Reading it on a non-leaf made
+  // by moving a requires-grad leaf (`w = leaf.to(device)`) is the bug
+  // placement-non-leaf-parameter: the transfer guard reports it, naming the
+  // move.
+  const Tensor &grad(SourceLocation loc = SourceLocation::current()) const;
+  // The gradient slot itself, to assign or modify (optimizers, zero_grad).
+  Tensor &mutable_grad() const;
+  // Makes backward() also fill grad() of this non-leaf.
+  void retain_grad() const;
+  bool retains_grad() const;
+  // Same data and version counter, outside the graph: no grad_fn, no grad.
+  Tensor detach() const;
+  // Computes the gradients of this tensor with respect to the graph's
+  // leaves and adds them to their grad(). Without `gradient`, the tensor
+  // must have one element (gradient 1). The graph's saved tensors are freed
+  // unless retain_graph; create_graph (higher-order gradients) is not
+  // supported and throws.
+  void backward(const Tensor &gradient = {}, std::optional<bool> retain_graph = std::nullopt,
+                bool create_graph = false) const;
+
   // Same device, dtype, sizes and values.
   bool equal(const Tensor &other) const;
   bool allclose(const Tensor &other, double rtol = 1e-05, double atol = 1e-08) const;

@@ -18,6 +18,10 @@
 
 namespace pl {
 
+namespace autograd {
+struct AutogradMeta;
+}
+
 class StorageImpl {
 public:
   // Allocates nbytes on `device` (a concrete, available device) through its
@@ -81,6 +85,10 @@ struct TensorImpl {
   DimVector strides; // in elements
   std::int64_t storage_offset = 0;   // in elements
   std::int64_t numel = 1;
+  // Autograd's state (grad, grad_fn, requires_grad): null for every tensor
+  // that takes no part in autograd, so an op on plain tensors tests one
+  // pointer. The version counter it relies on is the storage's.
+  std::shared_ptr<autograd::AutogradMeta> autograd_meta;
 };
 
 } // namespace pl

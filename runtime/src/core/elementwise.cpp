@@ -3,6 +3,7 @@
 #include <pl/ops.h>
 #include <placelint/rule_ids.h>
 
+#include "autograd/record.h"
 #include "core/internal.h"
 
 namespace pl {
@@ -196,72 +197,115 @@ Tensor &unary_in_place(UnaryOp op, const Tensor &self) {
   return const_cast<Tensor &>(self);
 }
 
+// The public ops: the computation above, then the autograd hooks, which
+// cost one pointer test per operand for tensors outside autograd.
+Tensor tracked_binary(BinaryOp op, const Tensor &self, const Tensor &other) {
+  Tensor out = binary_out_of_place(op, self, other);
+  if (autograd::is_tracked(self, other)) [[unlikely]]
+    autograd::record_binary(op, out, self, other);
+  return out;
+}
+
+Tensor tracked_binary_scalar(BinaryOp op, const Tensor &self, const Scalar &other,
+                             bool scalar_is_lhs) {
+  Tensor out = binary_with_scalar(op, self, other, scalar_is_lhs);
+  if (autograd::is_tracked(self)) [[unlikely]]
+    autograd::record_binary_scalar(op, out, self, other, scalar_is_lhs);
+  return out;
+}
+
+Tensor &tracked_binary_in_place(BinaryOp op, const Tensor &self, const Tensor &other) {
+  if (autograd::is_tracked(self, other)) [[unlikely]]
+    return autograd::binary_in_place(op, self, other, [&] { binary_in_place(op, self, other); });
+  return binary_in_place(op, self, other);
+}
+
+Tensor &tracked_binary_in_place(BinaryOp op, const Tensor &self, const Scalar &other) {
+  if (autograd::is_tracked(self)) [[unlikely]]
+    return autograd::binary_scalar_in_place(op, self, other,
+                                            [&] { binary_in_place(op, self, other); });
+  return binary_in_place(op, self, other);
+}
+
+Tensor tracked_unary(UnaryOp op, const Tensor &self) {
+  Tensor out = unary_out_of_place(op, self);
+  if (autograd::is_tracked(self)) [[unlikely]]
+    autograd::record_unary(op, out, self);
+  return out;
+}
+
+Tensor &tracked_unary_in_place(UnaryOp op, const Tensor &self) {
+  if (autograd::is_tracked(self)) [[unlikely]]
+    return autograd::unary_in_place(op, self, [&] { unary_in_place(op, self); });
+  return unary_in_place(op, self);
+}
+
 } // namespace
 
 Tensor Tensor::add(const Tensor &other) const {
-  return binary_out_of_place(BinaryOp::Add, *this, other);
+  return tracked_binary(BinaryOp::Add, *this, other);
 }
 Tensor Tensor::sub(const Tensor &other) const {
-  return binary_out_of_place(BinaryOp::Sub, *this, other);
+  return tracked_binary(BinaryOp::Sub, *this, other);
 }
 Tensor Tensor::mul(const Tensor &other) const {
-  return binary_out_of_place(BinaryOp::Mul, *this, other);
+  return tracked_binary(BinaryOp::Mul, *this, other);
 }
 Tensor Tensor::div(const Tensor &other) const {
-  return binary_out_of_place(BinaryOp::Div, *this, other);
+  return tracked_binary(BinaryOp::Div, *this, other);
 }
 Tensor Tensor::add(const Scalar &other) const {
-  return binary_with_scalar(BinaryOp::Add, *this, other, false);
+  return tracked_binary_scalar(BinaryOp::Add, *this, other, false);
 }
 Tensor Tensor::sub(const Scalar &other) const {
-  return binary_with_scalar(BinaryOp::Sub, *this, other, false);
+  return tracked_binary_scalar(BinaryOp::Sub, *this, other, false);
 }
 Tensor Tensor::mul(const Scalar &other) const {
-  return binary_with_scalar(BinaryOp::Mul, *this, other, false);
+  return tracked_binary_scalar(BinaryOp::Mul, *this, other, false);
 }
 Tensor Tensor::div(const Scalar &other) const {
-  return binary_with_scalar(BinaryOp::Div, *this, other, false);
+  return tracked_binary_scalar(BinaryOp::Div, *this, other, false);
 }
 Tensor rsub(const Tensor &self, const Scalar &other) {
-  return binary_with_scalar(BinaryOp::Sub, self, other, true);
+  return tracked_binary_scalar(BinaryOp::Sub, self, other, true);
 }
 Tensor rdiv(const Tensor &self, const Scalar &other) {
-  return binary_with_scalar(BinaryOp::Div, self, other, true);
+  return tracked_binary_scalar(BinaryOp::Div, self, other, true);
 }
 
 Tensor &Tensor::add_(const Tensor &other) const {
-  return binary_in_place(BinaryOp::Add, *this, other);
+  return tracked_binary_in_place(BinaryOp::Add, *this, other);
 }
 Tensor &Tensor::sub_(const Tensor &other) const {
-  return binary_in_place(BinaryOp::Sub, *this, other);
+  return tracked_binary_in_place(BinaryOp::Sub, *this, other);
 }
 Tensor &Tensor::mul_(const Tensor &other) const {
-  return binary_in_place(BinaryOp::Mul, *this, other);
+  return tracked_binary_in_place(BinaryOp::Mul, *this, other);
 }
 Tensor &Tensor::div_(const Tensor &other) const {
-  return binary_in_place(BinaryOp::Div, *this, other);
+  return tracked_binary_in_place(BinaryOp::Div, *this, other);
 }
 Tensor &Tensor::add_(const Scalar &other) const {
-  return binary_in_place(BinaryOp::Add, *this, other);
+  return tracked_binary_in_place(BinaryOp::Add, *this, other);
 }
 Tensor &Tensor::sub_(const Scalar &other) const {
-  return binary_in_place(BinaryOp::Sub, *this, other);
+  return tracked_binary_in_place(BinaryOp::Sub, *this, other);
 }
 Tensor &Tensor::mul_(const Scalar &other) const {
-  return binary_in_place(BinaryOp::Mul, *this, other);
+  return tracked_binary_in_place(BinaryOp::Mul, *this, other);
 }
 Tensor &Tensor::div_(const Scalar &other) const {
-  return binary_in_place(BinaryOp::Div, *this, other);
+  return tracked_binary_in_place(BinaryOp::Div, *this, other);
 }
 
-Tensor Tensor::relu() const { return unary_out_of_place(UnaryOp::Relu, *this); }
-Tensor Tensor::exp() const { return unary_out_of_place(UnaryOp::Exp, *this); }
-Tensor Tensor::log() const { return unary_out_of_place(UnaryOp::Log, *this); }
-Tensor Tensor::neg() const { return unary_out_of_place(UnaryOp::Neg, *this); }
-Tensor &Tensor::relu_() const { return unary_in_place(UnaryOp::Relu, *this); }
-Tensor &Tensor::exp_() const { return unary_in_place(UnaryOp::Exp, *this); }
-Tensor &Tensor::log_() const { return unary_in_place(UnaryOp::Log, *this); }
-Tensor &Tensor::neg_() const { return unary_in_place(UnaryOp::Neg, *this); }
+Tensor Tensor::relu() const { return tracked_unary(UnaryOp::Relu, *this); }
+Tensor Tensor::exp() const { return tracked_unary(UnaryOp::Exp, *this); }
+Tensor Tensor::log() const { return tracked_unary(UnaryOp::Log, *this); }
+Tensor Tensor::neg() const { return tracked_unary(UnaryOp::Neg, *this); }
+Tensor &Tensor::relu_() const { return tracked_unary_in_place(UnaryOp::Relu, *this); }
+Tensor &Tensor::exp_() const { return tracked_unary_in_place(UnaryOp::Exp, *this); }
+Tensor &Tensor::log_() const { return tracked_unary_in_place(UnaryOp::Log, *this); }
+Tensor &Tensor::neg_() const { return tracked_unary_in_place(UnaryOp::Neg, *this); }
 
 namespace detail {
 
@@ -278,8 +322,13 @@ void fill_values(const TensorImpl &impl, const Scalar &value) {
 
 Tensor &Tensor::fill_(const Scalar &value) const {
   const TensorImpl &impl = impl_ref();
-  detail::fill_values(impl, value);
-  impl.storage->bump_version();
+  const auto fill = [&] {
+    detail::fill_values(impl, value);
+    impl.storage->bump_version();
+  };
+  if (impl.autograd_meta != nullptr) [[unlikely]]
+    return autograd::fill_in_place(*this, fill);
+  fill();
   return self_ref();
 }
 

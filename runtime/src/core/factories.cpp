@@ -48,6 +48,12 @@ namespace detail {
 Tensor host_factory_result(Tensor made, const TensorOptions &options, SourceLocation loc) {
   if (!options.has_device())
     made.impl()->storage->mark_fresh_from_host_factory(loc);
+  return with_requires_grad(std::move(made), options);
+}
+
+Tensor with_requires_grad(Tensor made, const TensorOptions &options) {
+  if (options.requires_grad())
+    made.requires_grad_(true);
   return made;
 }
 
@@ -69,7 +75,7 @@ Tensor tensor_from_host(const void *values, std::int64_t count, ScalarType type,
   if (count > 0)
     backend_of(device).copy_from_host(out.data_ptr(), device.index(), converted.data_ptr(),
                                       converted.nbytes(), false);
-  return out;
+  return with_requires_grad(std::move(out), options);
 }
 
 } // namespace detail
@@ -215,7 +221,7 @@ Tensor wrap_blob(void *data, IntArrayRef sizes, std::optional<IntArrayRef> expli
   impl->sizes = sizes;
   impl->strides = strides;
   impl->numel = numel;
-  return Tensor(std::move(impl));
+  return detail::with_requires_grad(Tensor(std::move(impl)), options);
 }
 
 } // namespace

@@ -102,7 +102,10 @@ Scalar cpu_scalar_value(const TensorImpl &impl);
 // the host, and its storage is marked fresh from the factory at loc (the
 // transfer guard reports moving it before any use: placement-create-then-move).
 // Call it last: filling the values counts as a use.
+// Also makes it require grad when the options say so.
 Tensor host_factory_result(Tensor made, const TensorOptions &options, std::source_location loc);
+// `made` as a factory returns it: a leaf that requires grad when the options say so.
+Tensor with_requires_grad(Tensor made, const TensorOptions &options);
 // Sets every element (a new tensor's initial values: no version bump).
 void fill_values(const TensorImpl &impl, const Scalar &value);
 // A copy of t converted to dtype on its device (t itself when it has dtype).
@@ -140,6 +143,12 @@ Tensor convert(std::string_view op, const Tensor &src, Device target, ScalarType
 // (checked before the copy).
 void guard_transfer(std::string_view op, const TensorImpl &src, Device target, ScalarType dtype,
                     std::source_location loc);
+
+// placement-non-leaf-parameter: `use` (grad(), an optimizer) at use_loc met
+// a non-leaf made by moving a requires-grad leaf from `from` to `to` at
+// move_loc; `what` names the tensor ("the tensor", "parameters[2]").
+void guard_non_leaf_parameter(std::string_view use, std::string_view what, Device from, Device to,
+                              std::source_location move_loc, std::source_location use_loc);
 
 // ---- promotion -------------------------------------------------------------------
 // PyTorch's result_type over tensors (0-dim ones rank below dimensioned ones)

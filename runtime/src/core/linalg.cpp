@@ -1,6 +1,8 @@
 // matmul, mm and linear, over the backends' gemm.
+#include <pl/autograd.h>
 #include <pl/ops.h>
 
+#include "autograd/record.h"
 #include "core/internal.h"
 
 namespace pl {
@@ -132,13 +134,19 @@ Tensor Tensor::mm(const Tensor &mat2) const {
   PL_CHECK(a.sizes.size() == 2 && b.sizes.size() == 2, ShapeError,
            "mm: expected two matrices, but got ", a.sizes.size(), "D and ", b.sizes.size(), "D");
   check_gemm_dtypes("mm", "self", a, "mat2", b);
-  return matmul_checked("mm", *this, mat2);
+  Tensor out = matmul_checked("mm", *this, mat2);
+  if (autograd::is_tracked(*this, mat2)) [[unlikely]]
+    autograd::record_matmul(out, *this, mat2);
+  return out;
 }
 
 Tensor Tensor::matmul(const Tensor &other) const {
   detail::common_device("matmul", {{"self", this}, {"other", &other}});
   check_gemm_dtypes("matmul", "self", *impl_, "other", *other.impl());
-  return matmul_checked("matmul", *this, other);
+  Tensor out = matmul_checked("matmul", *this, other);
+  if (autograd::is_tracked(*this, other)) [[unlikely]]
+    autograd::record_matmul(out, *this, other);
+  return out;
 }
 
 Tensor linear(const Tensor &input, const Tensor &weight, const Tensor &bias) {
@@ -161,8 +169,12 @@ Tensor linear(const Tensor &input, const Tensor &weight, const Tensor &bias) {
              "linear: 'bias' must have sizes [", w.sizes[0], "], but has ", b.sizes);
     PL_CHECK(b.dtype == w.dtype, DTypeError, "linear: expected 'bias' of dtype ", w.dtype,
              ", but got ", b.dtype);
+    // The bias joins the product inside linear's own node.
+    const NoGradGuard no_grad;
     out.add_(bias);
   }
+  if (autograd::is_tracked(input, weight) || autograd::is_tracked(bias)) [[unlikely]]
+    autograd::record_linear(out, input, weight, bias);
   return out;
 }
 

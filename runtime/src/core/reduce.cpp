@@ -1,4 +1,5 @@
 // Reductions: sum, mean, max, argmax, over all dims or a list of dims.
+#include "autograd/record.h"
 #include "core/internal.h"
 
 namespace pl {
@@ -74,7 +75,10 @@ Tensor Tensor::sum(IntArrayRef dims, bool keepdim) const {
   const TensorImpl &impl = impl_ref();
   const ScalarType dtype = is_floating_type(impl.dtype) ? impl.dtype : ScalarType::Long;
   const ReductionPlan plan = plan_reduction("sum", impl, dims, keepdim);
-  return run_reduction(ReduceOp::Sum, detail::cast(*this, dtype), plan, dtype);
+  Tensor out = run_reduction(ReduceOp::Sum, detail::cast(*this, dtype), plan, dtype);
+  if (autograd::is_tracked(*this)) [[unlikely]]
+    autograd::record_sum(out, *this, dims);
+  return out;
 }
 
 Tensor Tensor::mean(IntArrayRef dims, bool keepdim) const {
@@ -83,7 +87,10 @@ Tensor Tensor::mean(IntArrayRef dims, bool keepdim) const {
            "mean: could not infer output dtype; the input dtype must be Float or Double, but got ",
            impl.dtype);
   const ReductionPlan plan = plan_reduction("mean", impl, dims, keepdim);
-  return run_reduction(ReduceOp::Mean, *this, plan, impl.dtype);
+  Tensor out = run_reduction(ReduceOp::Mean, *this, plan, impl.dtype);
+  if (autograd::is_tracked(*this)) [[unlikely]]
+    autograd::record_mean(out, *this, dims);
+  return out;
 }
 
 Tensor Tensor::max() const {
@@ -91,13 +98,18 @@ Tensor Tensor::max() const {
   PL_CHECK(impl.numel > 0, ShapeError,
            "max: expected a non-empty tensor; specify the reduction dim with max(dim)");
   const ReductionPlan plan = plan_reduction("max", impl, {}, false);
-  return run_reduction(ReduceOp::Max, *this, plan, impl.dtype);
+  Tensor out = run_reduction(ReduceOp::Max, *this, plan, impl.dtype);
+  if (autograd::is_tracked(*this)) [[unlikely]]
+    autograd::record_max(out, *this, std::nullopt);
+  return out;
 }
 
 std::tuple<Tensor, Tensor> Tensor::max(std::int64_t dim, bool keepdim) const {
   const TensorImpl &impl = impl_ref();
   Tensor values = reduce_one_dim("max", ReduceOp::Max, *this, dim, keepdim, impl.dtype);
   Tensor indices = reduce_one_dim("max", ReduceOp::ArgMax, *this, dim, keepdim, ScalarType::Long);
+  if (autograd::is_tracked(*this)) [[unlikely]]
+    autograd::record_max(values, *this, dim);
   return {std::move(values), std::move(indices)};
 }
 

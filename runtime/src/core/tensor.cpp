@@ -2,6 +2,8 @@
 #include <cstring>
 #include <limits>
 
+#include "autograd/graph.h"
+#include "autograd/record.h"
 #include "core/dispatch.h"
 #include "core/functors.h"
 #include "core/internal.h"
@@ -195,6 +197,13 @@ Tensor convert(std::string_view op, const Tensor &src, Device target, ScalarType
   return cast(moved, dtype);
 }
 
+// A conversion's result, recorded for autograd when it is a new tensor.
+Tensor converted(const Tensor &self, Tensor out, std::source_location loc) {
+  if (autograd::is_tracked(self) && !out.is_same(self)) [[unlikely]]
+    autograd::record_to(out, self, loc);
+  return out;
+}
+
 } // namespace detail
 
 std::int64_t Tensor::size(std::int64_t dim) const {
@@ -270,36 +279,48 @@ Tensor Tensor::to(TensorOptions options, bool non_blocking, bool copy, SourceLoc
   const TensorImpl &impl = impl_ref();
   const Device target =
       options.has_device() ? detail::resolve_device(*options.device_opt(), loc) : impl.device;
-  return detail::convert("to", *this, target, options.dtype_opt().value_or(impl.dtype),
-                         non_blocking, copy, loc);
+  return detail::converted(*this,
+                           detail::convert("to", *this, target,
+                                           options.dtype_opt().value_or(impl.dtype), non_blocking,
+                                           copy, loc),
+                           loc);
 }
 
 Tensor Tensor::to(Device device, ScalarType dtype, bool non_blocking, bool copy,
                   SourceLocation loc) const {
   impl_ref();
-  return detail::convert("to", *this, detail::resolve_device(device, loc), dtype, non_blocking,
-                         copy, loc);
+  return detail::converted(*this,
+                           detail::convert("to", *this, detail::resolve_device(device, loc), dtype,
+                                           non_blocking, copy, loc),
+                           loc);
 }
 
 Tensor Tensor::to(ScalarType dtype, bool non_blocking, bool copy, SourceLocation loc) const {
-  return detail::convert("to", *this, impl_ref().device, dtype, non_blocking, copy, loc);
+  return detail::converted(
+      *this, detail::convert("to", *this, impl_ref().device, dtype, non_blocking, copy, loc), loc);
 }
 
 Tensor Tensor::to(const Tensor &other, bool non_blocking, bool copy, SourceLocation loc) const {
   detail::check_defined("to", "other", other);
   impl_ref();
-  return detail::convert("to", *this, other.device(), other.dtype(), non_blocking, copy, loc);
+  return detail::converted(
+      *this, detail::convert("to", *this, other.device(), other.dtype(), non_blocking, copy, loc),
+      loc);
 }
 
 Tensor Tensor::cuda(SourceLocation loc) const {
   const TensorImpl &impl = impl_ref();
-  return detail::convert("cuda", *this, detail::resolve_device(Device(kCUDA), loc), impl.dtype,
-                         false, false, loc);
+  return detail::converted(*this,
+                           detail::convert("cuda", *this,
+                                           detail::resolve_device(Device(kCUDA), loc), impl.dtype,
+                                           false, false, loc),
+                           loc);
 }
 
 Tensor Tensor::cpu(SourceLocation loc) const {
   const TensorImpl &impl = impl_ref();
-  return detail::convert("cpu", *this, Device(kCPU), impl.dtype, false, false, loc);
+  return detail::converted(
+      *this, detail::convert("cpu", *this, Device(kCPU), impl.dtype, false, false, loc), loc);
 }
 
 Tensor &Tensor::copy_(const Tensor &src, bool non_blocking, SourceLocation loc) const {
@@ -309,29 +330,38 @@ Tensor &Tensor::copy_(const Tensor &src, bool non_blocking, SourceLocation loc) 
   const auto sizes = detail::broadcast_sizes("copy_", self.sizes, source.sizes);
   PL_CHECK(IntArrayRef(sizes) == self.sizes, ShapeError, "copy_: the source of sizes ",
            source.sizes, " does not broadcast to the destination of sizes ", self.sizes);
-  if (self.numel == 0)
-    return self_ref();
-  // Bring the source to this device (an explicit transfer), and never read
-  // from memory this copy writes.
-  // The host kernel below reads the staged copy at once, so a copy to the
-  // host is synchronous here; to a device the kernel is queued after it.
-  Tensor staged = src;
-  if (source.device != self.device)
-    staged = detail::convert("copy_", src, self.device, source.dtype,
-                             non_blocking && !self.device.is_cpu(), false, loc);
-  else if (detail::shares_storage(self, source))
-    staged = src.clone();
-  detail::backend_of(self.device)
-      .copy(self.device.index(), detail::kernel_arg(self),
-            detail::broadcast_arg(*staged.impl(), self.sizes));
-  self.storage->bump_version();
+  const auto copy = [&] {
+    if (self.numel == 0)
+      return;
+    // Bring the source to this device (an explicit transfer), and never read
+    // from memory this copy writes. The host kernel below reads the staged
+    // copy at once, so a copy to the host is synchronous here; to a device
+    // the kernel is queued after it.
+    Tensor staged = src;
+    if (source.device != self.device)
+      staged = detail::convert("copy_", src, self.device, source.dtype,
+                               non_blocking && !self.device.is_cpu(), false, loc);
+    else if (detail::shares_storage(self, source))
+      staged = src.clone();
+    detail::backend_of(self.device)
+        .copy(self.device.index(), detail::kernel_arg(self),
+              detail::broadcast_arg(*staged.impl(), self.sizes));
+    self.storage->bump_version();
+  };
+  if (autograd::is_tracked(*this, src)) [[unlikely]]
+    return autograd::copy_in_place(*this, src, copy);
+  copy();
   return self_ref();
 }
 
 void Tensor::set_data(const Tensor &other) const {
   impl_ref();
   detail::check_defined("set_data", "other", other);
+  // The handle keeps its place in autograd (Module::to moves parameters
+  // that stay leaves).
+  std::shared_ptr<autograd::AutogradMeta> meta = std::move(impl_->autograd_meta);
   *impl_ = *other.impl();
+  impl_->autograd_meta = std::move(meta);
 }
 
 Tensor Tensor::clone() const {
@@ -340,6 +370,8 @@ Tensor Tensor::clone() const {
   if (impl.numel > 0)
     detail::backend_of(impl.device)
         .copy(impl.device.index(), detail::kernel_arg(*out.impl()), detail::kernel_arg(impl));
+  if (impl.autograd_meta != nullptr) [[unlikely]]
+    autograd::record_clone(out, *this);
   return out;
 }
 

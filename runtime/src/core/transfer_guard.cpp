@@ -68,7 +68,12 @@ struct CallSiteHash {
   }
 };
 
-enum class Finding : std::uint8_t { RepeatedTransfer, HostSyncLimit, CreateThenMove };
+enum class Finding : std::uint8_t {
+  RepeatedTransfer,
+  HostSyncLimit,
+  CreateThenMove,
+  NonLeafParameter
+};
 
 struct ReportedKey {
   CallSite site;
@@ -216,6 +221,25 @@ void guard_transfer(std::string_view op, const TensorImpl &src, Device target, S
       report(state, level, Finding::HostSyncLimit, site, message.str());
     }
   }
+}
+
+void guard_non_leaf_parameter(std::string_view use, std::string_view what, Device from, Device to,
+                              std::source_location move_loc, std::source_location use_loc) {
+  const TransferGuardLevel level = transfer_guard_level();
+  if (level == TransferGuardLevel::Allow)
+    return;
+  const CallSite move_site{move_loc.file_name(), move_loc.line(), move_loc.column()};
+  const CallSite use_site{use_loc.file_name(), use_loc.line(), use_loc.column()};
+  std::ostringstream message;
+  message << PL_RULE_ID_NonLeafParameter ": " << use << ": " << what
+          << " is the copy that moving a tensor which requires grad from " << from << " to " << to
+          << " made at " << where(move_site)
+          << "; the copy is not a leaf, so backward() never sets its grad() and no optimizer "
+             "can update it ("
+          << use << " at line " << use_site.line << "); create the tensor on " << to
+          << " with requires_grad in the factory's options, or move it before calling "
+             "requires_grad_()";
+  report(thread_state(), level, Finding::NonLeafParameter, move_site, message.str());
 }
 
 } // namespace detail

@@ -2,6 +2,7 @@
 #include <algorithm>
 #include <optional>
 
+#include "autograd/record.h"
 #include "core/internal.h"
 
 namespace pl {
@@ -76,6 +77,13 @@ std::optional<DimVector> view_strides(const TensorImpl &old, IntArrayRef sizes) 
   return strides;
 }
 
+// A view with self's elements in other sizes, recorded for autograd.
+Tensor reshaped(const Tensor &self, Tensor out) {
+  if (autograd::is_tracked(self)) [[unlikely]]
+    autograd::record_reshape(out, self);
+  return out;
+}
+
 } // namespace
 
 Tensor Tensor::view(IntArrayRef sizes) const {
@@ -86,14 +94,16 @@ Tensor Tensor::view(IntArrayRef sizes) const {
            " are not compatible with the tensor's sizes ", impl.sizes, " and strides ",
            impl.strides,
            " (at least one dimension spans across two contiguous subspaces); use reshape instead");
-  return detail::make_view(*this, std::move(new_sizes), std::move(*strides), impl.storage_offset);
+  return reshaped(*this, detail::make_view(*this, std::move(new_sizes), std::move(*strides),
+                                           impl.storage_offset));
 }
 
 Tensor Tensor::reshape(IntArrayRef sizes) const {
   const TensorImpl &impl = impl_ref();
   auto new_sizes = infer_sizes("reshape", sizes, impl.numel);
   if (auto strides = view_strides(impl, new_sizes))
-    return detail::make_view(*this, std::move(new_sizes), std::move(*strides), impl.storage_offset);
+    return reshaped(*this, detail::make_view(*this, std::move(new_sizes), std::move(*strides),
+                                             impl.storage_offset));
   return clone().view(new_sizes);
 }
 
@@ -103,12 +113,15 @@ Tensor Tensor::transpose(std::int64_t dim0, std::int64_t dim1) const {
   const auto d0 = static_cast<std::size_t>(detail::wrap_dim("transpose", dim0, ndim));
   const auto d1 = static_cast<std::size_t>(detail::wrap_dim("transpose", dim1, ndim));
   if (ndim == 0)
-    return detail::make_view(*this, {}, {}, impl.storage_offset);
+    return reshaped(*this, detail::make_view(*this, {}, {}, impl.storage_offset));
   auto sizes = impl.sizes;
   auto strides = impl.strides;
   std::swap(sizes[d0], sizes[d1]);
   std::swap(strides[d0], strides[d1]);
-  return detail::make_view(*this, std::move(sizes), std::move(strides), impl.storage_offset);
+  Tensor out = detail::make_view(*this, std::move(sizes), std::move(strides), impl.storage_offset);
+  if (autograd::is_tracked(*this)) [[unlikely]]
+    autograd::record_transpose(out, *this, dim0, dim1);
+  return out;
 }
 
 Tensor Tensor::t() const {
@@ -116,7 +129,7 @@ Tensor Tensor::t() const {
   PL_CHECK(impl.sizes.size() <= 2, ShapeError,
            "t: expects a tensor with <= 2 dimensions, but it has ", impl.sizes.size());
   if (impl.sizes.size() < 2)
-    return detail::make_view(*this, impl.sizes, impl.strides, impl.storage_offset);
+    return reshaped(*this, detail::make_view(*this, impl.sizes, impl.strides, impl.storage_offset));
   return transpose(0, 1);
 }
 
@@ -133,8 +146,11 @@ Tensor Tensor::narrow(std::int64_t dim, std::int64_t start, std::int64_t length)
            " of size ", extent);
   auto sizes = impl.sizes;
   sizes[d] = length;
-  return detail::make_view(*this, std::move(sizes), impl.strides,
-                           impl.storage_offset + start * impl.strides[d]);
+  Tensor out = detail::make_view(*this, std::move(sizes), impl.strides,
+                                 impl.storage_offset + start * impl.strides[d]);
+  if (autograd::is_tracked(*this)) [[unlikely]]
+    autograd::record_narrow(out, *this, static_cast<std::int64_t>(d), start);
+  return out;
 }
 
 Tensor Tensor::select(std::int64_t dim, std::int64_t index) const {
@@ -152,7 +168,10 @@ Tensor Tensor::select(std::int64_t dim, std::int64_t index) const {
   const std::int64_t offset = impl.storage_offset + index * strides[d];
   sizes.erase(sizes.begin() + static_cast<std::ptrdiff_t>(d));
   strides.erase(strides.begin() + static_cast<std::ptrdiff_t>(d));
-  return detail::make_view(*this, std::move(sizes), std::move(strides), offset);
+  Tensor out = detail::make_view(*this, std::move(sizes), std::move(strides), offset);
+  if (autograd::is_tracked(*this)) [[unlikely]]
+    autograd::record_select(out, *this, static_cast<std::int64_t>(d), index);
+  return out;
 }
 
 Tensor Tensor::unsqueeze(std::int64_t dim) const {
@@ -169,7 +188,8 @@ Tensor Tensor::unsqueeze(std::int64_t dim) const {
   const std::int64_t stride = d < sizes.size() ? sizes[d] * strides[d] : 1;
   sizes.insert(sizes.begin() + static_cast<std::ptrdiff_t>(d), 1);
   strides.insert(strides.begin() + static_cast<std::ptrdiff_t>(d), stride);
-  return detail::make_view(*this, std::move(sizes), std::move(strides), impl.storage_offset);
+  return reshaped(
+      *this, detail::make_view(*this, std::move(sizes), std::move(strides), impl.storage_offset));
 }
 
 Tensor Tensor::squeeze(std::int64_t dim) const {
@@ -177,12 +197,13 @@ Tensor Tensor::squeeze(std::int64_t dim) const {
   const auto d = static_cast<std::size_t>(
       detail::wrap_dim("squeeze", dim, static_cast<std::int64_t>(impl.sizes.size())));
   if (impl.sizes.empty() || impl.sizes[d] != 1)
-    return detail::make_view(*this, impl.sizes, impl.strides, impl.storage_offset);
+    return reshaped(*this, detail::make_view(*this, impl.sizes, impl.strides, impl.storage_offset));
   auto sizes = impl.sizes;
   auto strides = impl.strides;
   sizes.erase(sizes.begin() + static_cast<std::ptrdiff_t>(d));
   strides.erase(strides.begin() + static_cast<std::ptrdiff_t>(d));
-  return detail::make_view(*this, std::move(sizes), std::move(strides), impl.storage_offset);
+  return reshaped(
+      *this, detail::make_view(*this, std::move(sizes), std::move(strides), impl.storage_offset));
 }
 
 Tensor Tensor::flatten(std::int64_t start_dim, std::int64_t end_dim) const {

@@ -3,6 +3,7 @@
 #include <cmath>
 #include <cstdlib>
 
+#include <pl/autograd.h>
 #include <pl/nn/module.h>
 
 namespace pl::nn {
@@ -30,9 +31,11 @@ void Module::check_member_name(const std::string &name, const char *what) const 
            Error, "register_", what, ": '", name, "' is already registered in ", this->name());
 }
 
-Tensor &Module::register_parameter(std::string name, Tensor tensor, bool /*requires_grad*/) {
+Tensor &Module::register_parameter(std::string name, Tensor tensor, bool requires_grad) {
   check_member_name(name, "parameter");
   PL_CHECK(tensor.defined(), Error, "register_parameter: parameter '", name, "' is undefined");
+  if (tensor.is_floating_point() && tensor.is_leaf())
+    tensor.requires_grad_(requires_grad);
   return parameters_.insert(std::move(name), std::move(tensor));
 }
 
@@ -85,8 +88,13 @@ OrderedDict<std::string, std::shared_ptr<Module>> Module::named_children() const
 }
 
 void Module::apply_to_tensors(const std::function<Tensor(const Tensor &)> &convert) {
-  for (auto &item : parameters_)
+  // A move of the data, not an op to differentiate.
+  const NoGradGuard no_grad;
+  for (auto &item : parameters_) {
     item.value().set_data(convert(item.value()));
+    if (item.value().grad().defined())
+      item.value().mutable_grad() = convert(item.value().grad());
+  }
   for (auto &item : buffers_)
     item.value().set_data(convert(item.value()));
   for (auto &child : children_)
@@ -109,6 +117,19 @@ void Module::to(Device device, ScalarType dtype, bool non_blocking, SourceLocati
     return t.is_floating_point() ? t.to(device, dtype, non_blocking, false, loc)
                                  : t.to(device, non_blocking, false, loc);
   });
+}
+
+void Module::zero_grad(bool set_to_none) {
+  const NoGradGuard no_grad;
+  for (const Tensor &parameter : parameters()) {
+    if (!parameter.grad().defined())
+      continue;
+    Tensor &grad = parameter.mutable_grad();
+    if (set_to_none)
+      grad = Tensor();
+    else
+      grad.zero_();
+  }
 }
 
 void Module::train(bool on) {

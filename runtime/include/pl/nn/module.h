@@ -1,5 +1,6 @@
 // nn::Module: parameters, buffers and submodules, with in-place to(), as in
-// libtorch. There is no autograd: parameters are plain tensors.
+// libtorch. Parameters require grad (unless registered otherwise) and stay
+// leaves when the module moves.
 #pragma once
 
 #include <functional>
@@ -39,18 +40,23 @@ public:
   OrderedDict<std::string, std::shared_ptr<Module>> named_children() const;
 
   // In place: every parameter and buffer of this module and its submodules
-  // moves; every handle to them (members such as Linear::weight) sees it.
+  // moves, and every gradient with its parameter; every handle to them
+  // (members such as Linear::weight) sees it, and parameters stay leaves.
   virtual void to(Device device, bool non_blocking = false,
                   SourceLocation loc = SourceLocation::current());
   virtual void to(ScalarType dtype, bool non_blocking = false);
   virtual void to(Device device, ScalarType dtype, bool non_blocking = false,
                   SourceLocation loc = SourceLocation::current());
 
+  // Resets the gradient of every parameter: undefined (set_to_none), or zeros.
+  virtual void zero_grad(bool set_to_none = true);
+
   virtual void train(bool on = true);
   void eval() { train(false); }
   bool is_training() const noexcept { return is_training_; }
 
-  // Returns a reference to the stored handle; copy it into a member.
+  // Returns a reference to the stored handle; copy it into a member. The
+  // parameter is made to require grad (a floating one, when requires_grad).
   Tensor &register_parameter(std::string name, Tensor tensor, bool requires_grad = true);
   Tensor &register_buffer(std::string name, Tensor tensor);
 

@@ -79,6 +79,9 @@ struct TensorOptions {
 
 inline TensorOptions device(Device device) { return TensorOptions().device(device); }
 inline TensorOptions dtype(ScalarType dtype) { return TensorOptions().dtype(dtype); }
+inline TensorOptions requires_grad(bool requires_grad = true) {
+  return TensorOptions().requires_grad(requires_grad);
+}
 
 } // namespace c10
 
@@ -164,6 +167,8 @@ public:
   Tensor view_as(const Tensor &other) const;
   Tensor operator[](int64_t index) const;
   const Tensor &grad() const;
+  const Tensor &requires_grad_(bool requires_grad = true) const;
+  void backward() const;
   Tensor &mul_(const Scalar &other) const;
 };
 

@@ -32,6 +32,7 @@ public:
   void onSyncInLoop(const SyncFinding &F) override { Syncs.push_back(F); }
   void onCreateThenMove(const CreateThenMoveFinding &F) override { CreatedThenMoved.push_back(F); }
   void onUnguardedCuda(const UnguardedCudaFinding &F) override { Unguarded.push_back(F); }
+  void onNonLeafParameter(const NonLeafParameterFinding &F) override { NonLeaf.push_back(F); }
 
   // Calls Handler's methods in the order the findings were made within each kind.
   void replay(FindingsHandler &Handler) const;
@@ -44,6 +45,7 @@ private:
   std::vector<SyncFinding> Syncs;
   std::vector<CreateThenMoveFinding> CreatedThenMoved;
   std::vector<UnguardedCudaFinding> Unguarded;
+  std::vector<NonLeafParameterFinding> NonLeaf;
 };
 
 // One per thread; holds the analyses of the current translation unit.
@@ -53,14 +55,16 @@ public:
 
   // Drops everything about the previous translation unit.
   void startTranslationUnit();
-  // The findings for Function, analysing it on first request.
+  // The findings for Function, analysing it on first request. Checks
+  // configured alike share one analysis.
   const RecordedFindings &findingsFor(const clang::FunctionDecl &Function,
-                                      clang::ASTContext &Context, ApiProfile Profile);
+                                      clang::ASTContext &Context,
+                                      const AnalysisOptions &Options);
 
 private:
   const clang::ASTContext *Context = nullptr;
-  std::vector<std::pair<ApiProfile, std::unique_ptr<DeviceAnalysis>>> Analyses;
-  llvm::DenseMap<std::pair<const clang::FunctionDecl *, int>,
+  std::vector<std::pair<AnalysisOptions, std::unique_ptr<DeviceAnalysis>>> Analyses;
+  llvm::DenseMap<std::pair<const clang::FunctionDecl *, const DeviceAnalysis *>,
                  std::unique_ptr<RecordedFindings>>
       Results;
 };

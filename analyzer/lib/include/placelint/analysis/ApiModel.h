@@ -11,6 +11,7 @@
 #include "llvm/ADT/StringRef.h"
 
 #include <optional>
+#include <string>
 #include <vector>
 
 namespace clang {
@@ -56,6 +57,24 @@ struct ProfileTable {
 
 const ProfileTable &profileTable(ApiProfile Profile);
 
+// What the analysis is configured with: the checks' options that change
+// what it computes (so that every check sharing one analysis agrees on them).
+struct AnalysisOptions {
+  ApiProfile Profile = ApiProfile::Auto;
+  // The user's own functions that tell whether CUDA is there (`bool
+  // has_gpu()`) or how many devices it has (`int gpu_count()`), by name or
+  // qualified name.
+  std::vector<std::string> AvailabilityChecks;
+
+  friend bool operator==(const AnalysisOptions &, const AnalysisOptions &) = default;
+};
+
+// What the value of an availability check says.
+enum class AvailabilityKind {
+  Flag, // cuda::is_available(): whether at least one CUDA device is there
+  Count // cuda::device_count(), getNumGPUs(): how many
+};
+
 // The kinds of free functions and tensor methods the analysis knows.
 enum class CallKind {
   Unmodelled,     // not part of the tensor API
@@ -83,7 +102,7 @@ enum class CallKind {
 // classifications.
 class ApiModel {
 public:
-  ApiModel(const clang::ASTContext &Context, ApiProfile Requested);
+  ApiModel(const clang::ASTContext &Context, const AnalysisOptions &Options);
 
   ValueKind classify(clang::QualType Type) const;
   bool isTensor(clang::QualType Type) const {
@@ -111,6 +130,9 @@ public:
   static CallKind classifyTensorMethod(llvm::StringRef Name);
   // Methods called on tensor options, by name.
   static CallKind classifyOptionsMethod(llvm::StringRef Name);
+  // Whether Function tells if, or how many, CUDA devices are there: the
+  // library's checks, and the user's listed in AnalysisOptions.
+  std::optional<AvailabilityKind> availabilityCheck(const clang::FunctionDecl &Function) const;
   // The device kind an enumerator of a DeviceType enum names (kCUDA, CUDA, ...).
   static std::optional<DeviceKind> deviceKindOfEnumerator(llvm::StringRef Name);
 
@@ -124,6 +146,7 @@ private:
   const clang::CXXRecordDecl *moduleClass(clang::QualType Type) const;
 
   std::vector<ApiProfile> Profiles;
+  std::vector<std::string> UserAvailabilityChecks;
   mutable llvm::DenseMap<const clang::Type *, ValueKind> TypeCache;
 };
 

@@ -32,7 +32,7 @@ using FactObserver = llvm::function_ref<void(const clang::Expr &, const ValueFac
 // function summaries, which all analysed functions share.
 class DeviceAnalysis {
 public:
-  DeviceAnalysis(clang::ASTContext &Context, ApiProfile Profile);
+  DeviceAnalysis(clang::ASTContext &Context, const AnalysisOptions &Options);
   ~DeviceAnalysis();
 
   // Analyses Function's body (and the lambdas in it) and reports every

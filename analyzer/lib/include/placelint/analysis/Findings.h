@@ -92,6 +92,11 @@ struct CreateThenMoveFinding {
   DeviceSet Target;
   const clang::Stmt *Loop = nullptr; // the loop the move repeats in, if any
   bool Hoistable = false;            // and the factory's arguments do not change in it
+  // The moved tensor serves only to take its options or device (`.options()`,
+  // `.device()`) for something else; the first such read when it is chained
+  // on the move, else null.
+  bool OnlyForOptions = false;
+  const clang::CXXMemberCallExpr *ChainedOptions = nullptr;
 };
 
 // A CUDA device written in the code on a path no availability check guards.
@@ -100,6 +105,32 @@ struct UnguardedCudaFinding {
   // A request of the same function that a check does guard (a model moved
   // under the check, its input not), or null.
   const clang::Expr *GuardedRequest = nullptr;
+  // Requested cuda:i needs i + 1 devices; the checks on this path ensure
+  // DevicesEnsured (0: there is none; fewer: `is_available()` before cuda:1).
+  unsigned DevicesNeeded = 1;
+  unsigned DevicesEnsured = 0;
+  // For a function of the unit whose other calls are guarded: the call
+  // that ensures the fewest devices (null when it is not called here).
+  const clang::Expr *WeakestCall = nullptr;
+};
+
+// Where autograd must give a tensor a gradient.
+enum class ParameterUseKind {
+  Optimizer,  // given to an optimizer, which updates it from its gradient
+  GradRead,   // `w.grad()`
+  Registered  // register_parameter("w", w)
+};
+
+// A tensor used as a parameter that is not a leaf: the copy a move made of
+// a tensor that requires grad, so its own gradient stays undefined.
+struct NonLeafParameterFinding {
+  const clang::Expr *Use = nullptr;    // the optimizer, `w.grad()`, the registration
+  const clang::Expr *Tensor = nullptr; // `w` there
+  ParameterUseKind Kind = ParameterUseKind::GradRead;
+  const clang::CXXMemberCallExpr *Move = nullptr; // `.to(device)` that made the copy
+  // The factory the move is chained on (`randn({n}, requires_grad()).to(d)`),
+  // which the fix-it gives the device; else null.
+  const clang::CallExpr *Factory = nullptr;
 };
 
 class FindingsHandler {
@@ -118,6 +149,7 @@ public:
   virtual void onSyncInLoop(const SyncFinding &) {}
   virtual void onCreateThenMove(const CreateThenMoveFinding &) {}
   virtual void onUnguardedCuda(const UnguardedCudaFinding &) {}
+  virtual void onNonLeafParameter(const NonLeafParameterFinding &) {}
 };
 
 } // namespace placelint::analysis

@@ -34,6 +34,13 @@ struct ValueFact {
   // When the value is a tensor a factory made on the host (no device given)
   // and nothing has computed with it yet: that factory call.
   const clang::Expr *HostFactory = nullptr;
+  // A tensor made to require grad (by its factory's options or
+  // requires_grad_()), a leaf that autograd gives a gradient; for options,
+  // that they ask for it.
+  bool RequiresGrad = false;
+  // When the value is the copy that a move made of a tensor that requires
+  // grad (a non-leaf, which gets no gradient of its own): that move.
+  const clang::Expr *NonLeafMove = nullptr;
   // The result of an operation that mismatched: it would have thrown, so
   // nothing computed from it is reported again.
   bool AfterMismatch = false;

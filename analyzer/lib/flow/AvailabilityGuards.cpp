@@ -1,0 +1,215 @@
+#include "flow/AvailabilityGuards.h"
+
+#include "clang/AST/Expr.h"
+#include "clang/AST/ExprCXX.h"
+#include "llvm/ADT/DenseSet.h"
+
+#include <algorithm>
+
+namespace placelint::analysis {
+
+using namespace clang;
+
+namespace {
+
+// What a condition says about CUDA devices: being true (Polarity +1) or
+// false (-1) means that at least Devices of them are there.
+struct Availability {
+  int Polarity = 0;
+  unsigned Devices = 0;
+
+  explicit operator bool() const { return Polarity != 0 && Devices > 0; }
+};
+
+Availability ensures(int Polarity, std::int64_t Devices) {
+  if (Devices <= 0)
+    return {};
+  return {Polarity, static_cast<unsigned>(std::min<std::int64_t>(Devices, 1u << 15))};
+}
+
+BinaryOperatorKind mirrored(BinaryOperatorKind Op) {
+  switch (Op) {
+  case BO_LT: return BO_GT;
+  case BO_GT: return BO_LT;
+  case BO_LE: return BO_GE;
+  case BO_GE: return BO_LE;
+  default: return Op;
+  }
+}
+
+// Reads the conditions of one function's branches.
+class ConditionReader {
+public:
+  ConditionReader(const ApiModel &Model, const ASTContext &Context, const CFG &Graph)
+      : Model(Model), Context(Context) {
+    // A variable holding a check's value keeps meaning it only while it is
+    // not assigned again.
+    for (const CFGBlock *Block : Graph)
+      for (const CFGElement &Element : *Block)
+        if (std::optional<CFGStmt> S = Element.getAs<CFGStmt>())
+          noteAssignment(*S->getStmt());
+  }
+
+  Availability read(const Expr *E) const {
+    if (!E)
+      return {};
+    E = E->IgnoreParenImpCasts();
+    if (checkIn(E)) // a count in a boolean context is "not zero"
+      return {1, 1};
+    if (const auto *Not = dyn_cast<UnaryOperator>(E); Not && Not->getOpcode() == UO_LNot) {
+      Availability Inner = read(Not->getSubExpr());
+      return {-Inner.Polarity, Inner.Devices};
+    }
+    // TORCH_CHECK's __builtin_expect(!(cond), 0).
+    if (const auto *Call = dyn_cast<CallExpr>(E);
+        Call && Call->getBuiltinCallee() && Call->getNumArgs() >= 1)
+      return read(Call->getArg(0));
+    if (const auto *Cast = dyn_cast<ExplicitCastExpr>(E))
+      return read(Cast->getSubExpr());
+    if (const auto *Binary = dyn_cast<BinaryOperator>(E))
+      return readBinary(*Binary);
+    return {};
+  }
+
+private:
+  Availability readBinary(const BinaryOperator &Binary) const {
+    BinaryOperatorKind Op = Binary.getOpcode();
+    if (Op == BO_LAnd || Op == BO_LOr) {
+      // `&&` being true makes both sides true, `||` being false both false:
+      // what either side says on that edge holds.
+      int Edge = Op == BO_LAnd ? 1 : -1;
+      Availability Left = read(Binary.getLHS()), Right = read(Binary.getRHS());
+      unsigned Devices = 0;
+      for (const Availability &Side : {Left, Right})
+        if (Side.Polarity == Edge)
+          Devices = std::max(Devices, Side.Devices);
+      return ensures(Edge, Devices);
+    }
+    if (!Binary.isComparisonOp())
+      return {};
+    const Expr *Left = Binary.getLHS()->IgnoreParenImpCasts();
+    const Expr *Right = Binary.getRHS()->IgnoreParenImpCasts();
+    std::optional<AvailabilityKind> Kind = checkIn(Left);
+    if (!Kind) {
+      Kind = checkIn(Right);
+      std::swap(Left, Right);
+      Op = mirrored(Op);
+    }
+    std::optional<std::int64_t> Bound = constant(Right);
+    if (!Kind || *Kind == AvailabilityKind::Flag) {
+      // `is_available() == false`, `has_gpu != true`.
+      Availability Flag = read(Left);
+      if (!Flag || !Bound || (Op != BO_EQ && Op != BO_NE))
+        return {};
+      bool SameSense = (*Bound != 0) == (Op == BO_EQ);
+      return {SameSense ? Flag.Polarity : -Flag.Polarity, Flag.Devices};
+    }
+    // count OP bound. An unknown bound (`i < device_count()`, read as
+    // `device_count() > i`) still means one device at least.
+    switch (Op) {
+    case BO_GT:
+      return ensures(1, Bound ? *Bound + 1 : 1);
+    case BO_GE:
+      return ensures(1, Bound ? *Bound : 1);
+    case BO_LT:
+      return ensures(-1, Bound ? *Bound : 1);
+    case BO_LE:
+      return ensures(-1, Bound ? *Bound + 1 : 1);
+    case BO_EQ:
+      if (!Bound)
+        return {};
+      return *Bound == 0 ? ensures(-1, 1) : ensures(1, *Bound);
+    case BO_NE:
+      return Bound && *Bound == 0 ? ensures(1, 1) : Availability{};
+    default:
+      return {};
+    }
+  }
+
+  // The check E calls, directly or through a variable initialised with it.
+  std::optional<AvailabilityKind> checkIn(const Expr *E) const {
+    E = E->IgnoreParenImpCasts();
+    if (const auto *Cast = dyn_cast<ExplicitCastExpr>(E))
+      return checkIn(Cast->getSubExpr());
+    if (const auto *Call = dyn_cast<CallExpr>(E)) {
+      const FunctionDecl *Callee = Call->getDirectCallee();
+      return Callee ? Model.availabilityCheck(*Callee) : std::nullopt;
+    }
+    const auto *Ref = dyn_cast<DeclRefExpr>(E);
+    const auto *Var = Ref ? dyn_cast<VarDecl>(Ref->getDecl()) : nullptr;
+    if (!Var || !Var->isLocalVarDecl() || !Var->getInit() || Assigned.contains(Var))
+      return std::nullopt;
+    return checkIn(Var->getInit());
+  }
+
+  std::optional<std::int64_t> constant(const Expr *E) const {
+    Expr::EvalResult Result;
+    if (E->isValueDependent() || !E->EvaluateAsInt(Result, Context))
+      return std::nullopt;
+    return Result.Val.getInt().getExtValue();
+  }
+
+  void noteAssignment(const Stmt &S) {
+    const Expr *Target = nullptr;
+    if (const auto *Binary = dyn_cast<BinaryOperator>(&S); Binary && Binary->isAssignmentOp())
+      Target = Binary->getLHS();
+    else if (const auto *Unary = dyn_cast<UnaryOperator>(&S);
+             Unary && Unary->isIncrementDecrementOp())
+      Target = Unary->getSubExpr();
+    else if (const auto *Op = dyn_cast<CXXOperatorCallExpr>(&S);
+             Op && Op->isAssignmentOp() && Op->getNumArgs() > 0)
+      Target = Op->getArg(0);
+    if (const auto *Ref = Target ? dyn_cast<DeclRefExpr>(Target->IgnoreParenImpCasts()) : nullptr)
+      if (const auto *Var = dyn_cast<VarDecl>(Ref->getDecl()))
+        Assigned.insert(Var);
+  }
+
+  const ApiModel &Model;
+  const ASTContext &Context;
+  llvm::DenseSet<const VarDecl *> Assigned;
+};
+
+} // namespace
+
+AvailabilityGuards::AvailabilityGuards(CFG &Graph, const ApiModel &Model,
+                                       const ASTContext &Context)
+    : Graph(Graph), Dominators(&Graph) {
+  ConditionReader Reader(Model, Context, Graph);
+  for (const CFGBlock *Block : Graph) {
+    if (Block->succ_size() != 2)
+      continue;
+    Availability Says = Reader.read(dyn_cast_or_null<Expr>(Block->getTerminatorCondition()));
+    if (!Says)
+      continue;
+    // The successor where the devices are there, if it has no other way in.
+    // Edges from a branch that cannot return (TORCH_CHECK's failure) do not
+    // count as ways in.
+    const CFGBlock *Available = *(Block->succ_begin() + (Says.Polarity > 0 ? 0 : 1));
+    if (!Available)
+      continue;
+    auto WaysIn = llvm::count_if(Available->preds(), [](const CFGBlock::AdjacentBlock &Pred) {
+      return Pred.getReachableBlock() != nullptr;
+    });
+    if (WaysIn == 1)
+      Guards.push_back({Available, Says.Devices});
+  }
+}
+
+unsigned AvailabilityGuards::devicesEnsuredAt(const CFGBlock &Block) const {
+  unsigned Devices = 0;
+  for (const Guard &G : Guards)
+    if (G.Devices > Devices && Dominators.dominates(G.Block, &Block))
+      Devices = G.Devices;
+  return Devices;
+}
+
+unsigned AvailabilityGuards::devicesEnsuredAt(const Stmt &S) const {
+  for (const CFGBlock *Block : Graph)
+    for (const CFGElement &Element : *Block)
+      if (std::optional<CFGStmt> Evaluated = Element.getAs<CFGStmt>();
+          Evaluated && Evaluated->getStmt() == &S)
+        return devicesEnsuredAt(*Block);
+  return 0;
+}
+
+} // namespace placelint::analysis

@@ -1,0 +1,41 @@
+// Which blocks of a function's CFG an availability check guards, and how
+// many CUDA devices it ensures there: a block reached only through the
+// "available" edge of a branch on `cuda::is_available()` (one device),
+// `device_count() > 1` (two), ... in an `if`, a loop condition, a ternary,
+// an early return or throw, TORCH_CHECK or assert, directly or through a
+// variable that holds the check's value.
+#pragma once
+
+#include "placelint/analysis/ApiModel.h"
+
+#include "clang/Analysis/Analyses/Dominators.h"
+#include "clang/Analysis/CFG.h"
+#include "llvm/ADT/DenseMap.h"
+#include "llvm/ADT/SmallVector.h"
+
+namespace placelint::analysis {
+
+class AvailabilityGuards {
+public:
+  AvailabilityGuards(clang::CFG &Graph, const ApiModel &Model,
+                     const clang::ASTContext &Context);
+
+  // How many CUDA devices every path to Block has checked are there (0:
+  // no check guards it).
+  unsigned devicesEnsuredAt(const clang::CFGBlock &Block) const;
+  // The same for the block that evaluates S (0 when no block does, as for
+  // a statement inside a lambda's body).
+  unsigned devicesEnsuredAt(const clang::Stmt &S) const;
+
+private:
+  struct Guard {
+    const clang::CFGBlock *Block;
+    unsigned Devices;
+  };
+
+  clang::CFG &Graph;
+  clang::CFGDomTree Dominators;
+  llvm::SmallVector<Guard, 4> Guards;
+};
+
+} // namespace placelint::analysis

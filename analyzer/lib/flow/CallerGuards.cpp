@@ -1,0 +1,145 @@
+#include "flow/CallerGuards.h"
+
+#include "clang/AST/ASTContext.h"
+#include "clang/AST/DeclCXX.h"
+#include "clang/AST/RecursiveASTVisitor.h"
+#include "clang/Basic/SourceManager.h"
+
+#include <algorithm>
+#include <limits>
+
+namespace placelint::analysis {
+
+using namespace clang;
+
+namespace {
+
+const FunctionDecl *key(const FunctionDecl *Function) {
+  return Function ? Function->getCanonicalDecl() : nullptr;
+}
+
+// Each direct call in the main file's functions, with the function it is
+// in, and each function named otherwise than to call it.
+class CallIndexer : public RecursiveASTVisitor<CallIndexer> {
+public:
+  using Base = RecursiveASTVisitor<CallIndexer>;
+
+  CallIndexer(CallerGuards::CallSites &Calls, llvm::DenseSet<const FunctionDecl *> &Escaping)
+      : Calls(Calls), Escaping(Escaping) {}
+
+  bool TraverseDecl(Decl *D) {
+    const auto *Function = dyn_cast_or_null<FunctionDecl>(D);
+    if (!Function || !Function->doesThisDeclarationHaveABody())
+      return Base::TraverseDecl(D);
+    Enclosing.push_back(Function);
+    bool Continue = Base::TraverseDecl(D);
+    Enclosing.pop_back();
+    return Continue;
+  }
+
+  bool VisitCallExpr(CallExpr *Call) {
+    const Expr *Callee = Call->getCallee()->IgnoreParenImpCasts();
+    if (const auto *Member = dyn_cast<MemberExpr>(Callee))
+      CalleeNames.insert(Member);
+    else
+      CalleeNames.insert(Callee);
+    note(Call->getDirectCallee(), *Call);
+    return true;
+  }
+
+  bool VisitCXXConstructExpr(CXXConstructExpr *Construct) {
+    note(Construct->getConstructor(), *Construct);
+    return true;
+  }
+
+  bool VisitDeclRefExpr(DeclRefExpr *Ref) {
+    if (const auto *Function = dyn_cast<FunctionDecl>(Ref->getDecl());
+        Function && !CalleeNames.contains(Ref))
+      Escaping.insert(key(Function));
+    return true;
+  }
+
+  bool VisitMemberExpr(MemberExpr *Member) {
+    if (const auto *Method = dyn_cast<CXXMethodDecl>(Member->getMemberDecl());
+        Method && !CalleeNames.contains(Member))
+      Escaping.insert(key(Method));
+    return true;
+  }
+
+private:
+  void note(const FunctionDecl *Callee, const Expr &Call) {
+    if (Callee && !Enclosing.empty())
+      Calls[key(Callee)].push_back({Enclosing.back(), &Call});
+  }
+
+  CallerGuards::CallSites &Calls;
+  llvm::DenseSet<const FunctionDecl *> &Escaping;
+  llvm::SmallVector<const FunctionDecl *, 4> Enclosing;
+  llvm::DenseSet<const Expr *> CalleeNames;
+};
+
+} // namespace
+
+void CallerGuards::indexCalls() {
+  Indexed = true;
+  CallIndexer Indexer(Calls, Escaping);
+  const SourceManager &SM = Context.getSourceManager();
+  // Helpers of the same file: its own declarations are enough, and the
+  // (often huge) headers are not walked.
+  for (Decl *D : Context.getTranslationUnitDecl()->decls())
+    if (SM.isInMainFile(SM.getExpansionLoc(D->getLocation())))
+      Indexer.TraverseDecl(D);
+}
+
+CallersGuard CallerGuards::devicesEnsuredByCallers(const FunctionDecl &Function) {
+  if (!Indexed)
+    indexCalls();
+  CallersGuard Result;
+  Result.Devices = ensuredByCallers(*key(&Function), 0, &Result.WeakestCall);
+  if (Result.Devices == std::numeric_limits<unsigned>::max())
+    Result = CallersGuard();
+  return Result;
+}
+
+// max() stands for "no call to judge by" (only recursive ones), which the
+// minimum over the other calls ignores.
+unsigned CallerGuards::ensuredByCallers(const FunctionDecl &Function, unsigned Depth,
+                                        const Expr **Weakest) {
+  if (InProgress.contains(&Function))
+    return std::numeric_limits<unsigned>::max();
+  const auto *Method = dyn_cast<CXXMethodDecl>(&Function);
+  auto It = Calls.find(&Function);
+  if (Depth > kMaxDepth || It == Calls.end() || Escaping.contains(&Function) ||
+      (Method && Method->isVirtual()) || Function.isMain())
+    return 0;
+  InProgress.insert(&Function);
+  unsigned Devices = std::numeric_limits<unsigned>::max();
+  for (const CallSite &Site : It->second) {
+    unsigned Here = ensuredAt(Site);
+    if (Here < Devices)
+      Here = std::max(Here, ensuredByCallers(*key(Site.Caller), Depth + 1));
+    if (Here < Devices && Weakest)
+      *Weakest = Site.Call;
+    Devices = std::min(Devices, Here);
+    if (Devices == 0)
+      break;
+  }
+  InProgress.erase(&Function);
+  return Devices;
+}
+
+unsigned CallerGuards::ensuredAt(const CallSite &Site) {
+  auto [It, Inserted] = Graphs.try_emplace(Site.Caller);
+  CallerGraph &Caller = It->second;
+  if (Inserted) {
+    CFG::BuildOptions Options;
+    Options.AddInitializers = true;
+    Options.setAllAlwaysAdd();
+    Caller.Graph = CFG::buildCFG(Site.Caller, Site.Caller->getBody(), &Context, Options);
+    if (Caller.Graph)
+      Caller.Guards = std::make_unique<AvailabilityGuards>(*Caller.Graph, Model, Context);
+  }
+  return Caller.Guards ? Caller.Guards->devicesEnsuredAt(*Site.Call) : 0;
+}
+
+} // namespace placelint::analysis

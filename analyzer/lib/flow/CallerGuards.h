@@ -1,0 +1,67 @@
+// The calls of the unit's functions, and the availability checks around
+// them: a helper that asks for CUDA is guarded when every call of it in
+// the unit is (or when every call of its caller is, a few levels up).
+#pragma once
+
+#include "flow/AvailabilityGuards.h"
+#include "flow/SummaryProvider.h"
+
+#include "clang/Analysis/CFG.h"
+#include "llvm/ADT/DenseMap.h"
+#include "llvm/ADT/DenseSet.h"
+#include "llvm/ADT/SmallPtrSet.h"
+#include "llvm/ADT/SmallVector.h"
+
+#include <memory>
+#include <optional>
+
+namespace clang {
+class ASTContext;
+class Expr;
+class FunctionDecl;
+} // namespace clang
+
+namespace placelint::analysis {
+
+class CallerGuards {
+public:
+  CallerGuards(clang::ASTContext &Context, const ApiModel &Model)
+      : Context(Context), Model(Model) {}
+
+  // How many CUDA devices the checks around every call of Function in the
+  // main file ensure: 0 when it has no such call, when it is also used
+  // otherwise than called (a callback, a virtual method), or when one call
+  // is not guarded.
+  CallersGuard devicesEnsuredByCallers(const clang::FunctionDecl &Function);
+
+  struct CallSite {
+    const clang::FunctionDecl *Caller;
+    const clang::Expr *Call;
+  };
+  using CallSites =
+      llvm::DenseMap<const clang::FunctionDecl *, llvm::SmallVector<CallSite, 2>>;
+
+private:
+  static constexpr unsigned kMaxDepth = 3;
+  struct CallerGraph {
+    std::unique_ptr<clang::CFG> Graph;
+    std::unique_ptr<AvailabilityGuards> Guards;
+  };
+
+  // Weakest: the direct call that ensures the fewest devices.
+  unsigned ensuredByCallers(const clang::FunctionDecl &Function, unsigned Depth,
+                            const clang::Expr **Weakest = nullptr);
+  unsigned ensuredAt(const CallSite &Site);
+  void indexCalls();
+
+  clang::ASTContext &Context;
+  const ApiModel &Model;
+  bool Indexed = false;
+  CallSites Calls;
+  // Functions used otherwise than by a direct call: their callers are unknown.
+  llvm::DenseSet<const clang::FunctionDecl *> Escaping;
+  llvm::DenseMap<const clang::FunctionDecl *, CallerGraph> Graphs;
+  llvm::SmallPtrSet<const clang::FunctionDecl *, 8> InProgress;
+};
+
+} // namespace placelint::analysis

@@ -1,0 +1,103 @@
+#include "autograd/functions/recording.h"
+
+#include <algorithm>
+
+#include <pl/ops.h>
+
+#include "autograd/record.h"
+#include "core/internal.h"
+
+namespace pl::autograd {
+namespace {
+
+template <class Range> bool any_requires_grad(const Range &inputs) {
+  if (!GradMode::is_enabled())
+    return false;
+  for (const auto &input : inputs) {
+    const Tensor &tensor = *input;
+    if (tensor.defined() && tensor.requires_grad())
+      return true;
+  }
+  return false;
+}
+
+void add_edge(const Tensor &input, std::vector<Edge> &edges, std::vector<InputMeta> &metas) {
+  if (input.defined()) {
+    edges.push_back(gradient_edge(input));
+    metas.push_back(input_meta(input));
+  } else {
+    edges.emplace_back();
+    metas.emplace_back();
+  }
+}
+
+} // namespace
+
+bool is_tracked(TensorList tensors) noexcept {
+  return std::any_of(tensors.begin(), tensors.end(),
+                     [](const Tensor &tensor) { return is_tracked(tensor); });
+}
+
+bool should_record(std::initializer_list<const Tensor *> inputs) {
+  return any_requires_grad(inputs);
+}
+
+bool should_record(TensorList inputs) {
+  std::vector<const Tensor *> pointers;
+  for (const Tensor &input : inputs)
+    pointers.push_back(&input);
+  return any_requires_grad(pointers);
+}
+
+void connect(Node &node, std::initializer_list<const Tensor *> inputs) {
+  std::vector<Edge> edges;
+  std::vector<InputMeta> metas;
+  for (const Tensor *input : inputs)
+    add_edge(*input, edges, metas);
+  node.set_next_edges(std::move(edges), std::move(metas));
+}
+
+void connect(Node &node, TensorList inputs) {
+  std::vector<Edge> edges;
+  std::vector<InputMeta> metas;
+  for (const Tensor &input : inputs)
+    add_edge(input, edges, metas);
+  node.set_next_edges(std::move(edges), std::move(metas));
+}
+
+bool prepare_in_place(const char *op, const Tensor &self,
+                      std::initializer_list<const Tensor *> inputs) {
+  if (!GradMode::is_enabled())
+    return false;
+  if (const AutogradMeta *meta = self.impl()->autograd_meta.get()) {
+    PL_CHECK(!(meta->requires_grad && meta->grad_fn == nullptr), Error, op,
+             ": a leaf tensor that requires grad is being used in an in-place operation; do it "
+             "under pl::NoGradGuard (as optimizers do) or on a detach()ed tensor");
+    PL_CHECK(!(meta->is_view && meta->grad_fn != nullptr), Error, op,
+             ": in-place operations on a view of a tensor that requires grad are not supported "
+             "by pl's autograd; clone() the view first");
+  }
+  return any_requires_grad(inputs);
+}
+
+void rebase_history(const Tensor &self, const std::shared_ptr<Node> &node) {
+  AutogradMeta &meta = materialize_meta(self);
+  if (meta.retains_grad && meta.grad_fn != nullptr) {
+    auto &retained = meta.grad_fn->retained_outputs;
+    std::erase_if(retained, [&](const Node::RetainedOutput &entry) {
+      return entry.tensor.lock() == self.impl();
+    });
+  }
+  meta.is_view = false;
+  set_history(self, node);
+}
+
+Tensor positive_mask(const Tensor &r) {
+  // In two finite steps, a scale that takes the smallest positive
+  // (subnormal) value of the dtype to at least 1.
+  const double half_scale = r.dtype() == kDouble ? 0x1p600 : 0x1p100;
+  const Tensor scaled = r * half_scale * half_scale;
+  return rsub(rsub(scaled, 1.0).relu(), 1.0);
+}
+
+} // namespace pl::autograd

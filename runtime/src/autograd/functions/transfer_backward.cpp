@@ -1,0 +1,38 @@
+// Backward formula of the transfers and conversions (to/cuda/cpu): the
+// gradient goes back to the device and dtype the input came from.
+#include "autograd/functions/recording.h"
+#include "autograd/record.h"
+
+namespace pl::autograd {
+namespace {
+
+// The move back names the forward's call site, as the transfer guard's
+// reports should.
+struct ToBackward final : Node {
+  ToBackward(Device device, ScalarType dtype, std::source_location loc)
+      : device(device), dtype(dtype), loc(loc) {}
+  const char *name() const override { return "ToBackward"; }
+  variable_list apply(variable_list &&grads) override {
+    return {grads[0].to(device, dtype, false, false, loc)};
+  }
+  Device device;
+  ScalarType dtype;
+  std::source_location loc;
+};
+
+} // namespace
+
+void record_to(const Tensor &out, const Tensor &self, std::source_location loc) {
+  if (!should_record({&self}))
+    return;
+  auto node = std::make_shared<ToBackward>(self.device(), self.dtype(), loc);
+  connect(*node, {&self});
+  set_history(out, node);
+  if (self.is_leaf() && out.device() != self.device()) {
+    AutogradMeta &meta = materialize_meta(out);
+    meta.moved_at = loc;
+    meta.moved_from = self.device();
+  }
+}
+
+} // namespace pl::autograd

@@ -1,0 +1,133 @@
+// RUN: %check_placement %s placement-unguarded-cuda %t -- -- %mock_includes
+// RUN: %check_placement -check-suffix=USER %s placement-unguarded-cuda %t -- \
+// RUN:   -config="{CheckOptions: {AvailabilityChecks: 'has_gpu;::gpus'}}" -- %mock_includes
+//
+// How many devices a check ensures is compared with the index asked for:
+// is_available() ensures one, device_count() > 1 two. A helper of this file
+// is guarded when every call of it is. The user's own checks count when
+// listed in AvailabilityChecks.
+#include <torch/torch.h>
+#include <functional>
+void consume(const torch::Tensor &t);
+bool has_gpu();
+int gpus();
+
+// Counts and indices.
+void secondGpuUnderIsAvailable(torch::Tensor x) {
+  if (torch::cuda::is_available())
+    consume(x.to(torch::Device(torch::kCUDA, 1)));
+  // CHECK-MESSAGES: :[[@LINE-1]]:32: warning: cuda:1 is requested where the checks on this path ensure only 1 CUDA device; the program fails on a machine with fewer than 2 GPUs; compare cuda::device_count() with the index [placement-unguarded-cuda]
+  // CHECK-MESSAGES-USER: :[[@LINE-2]]:32: warning: cuda:1 is requested where the checks on this path ensure only 1 CUDA device; the program fails on a machine with fewer than 2 GPUs; compare cuda::device_count() with the index [placement-unguarded-cuda]
+}
+void fourthGpuUnderTwo(torch::Tensor x) {
+  if (torch::cuda::device_count() > 1)
+    consume(x.to(torch::Device("cuda:3")));
+  // CHECK-MESSAGES: :[[@LINE-1]]:32: warning: cuda:3 is requested where the checks on this path ensure only 2 CUDA devices; the program fails on a machine with fewer than 4 GPUs; compare cuda::device_count() with the index [placement-unguarded-cuda]
+  // CHECK-MESSAGES-USER: :[[@LINE-2]]:32: warning: cuda:3 is requested where the checks on this path ensure only 2 CUDA devices; the program fails on a machine with fewer than 4 GPUs; compare cuda::device_count() with the index [placement-unguarded-cuda]
+}
+void secondGpuUnderTwo(torch::Tensor x) {
+  if (torch::cuda::device_count() >= 2)
+    consume(x.to(torch::Device(torch::kCUDA, 1)));
+}
+void everyGpuInALoop(torch::Tensor x) {
+  for (int i = 0; i < torch::cuda::device_count(); ++i)
+    consume(x.to(torch::Device(torch::kCUDA, i)));
+}
+void countInAVariable(torch::Tensor x) {
+  const auto gpuCount = torch::cuda::device_count();
+  if (gpuCount < 2)
+    return;
+  consume(x.to(torch::Device(torch::kCUDA, 1)));
+}
+void eitherCheckFails(torch::Tensor x) {
+  if (!torch::cuda::is_available() || torch::cuda::device_count() < 2)
+    throw std::runtime_error("needs two GPUs");
+  consume(x.to(torch::Device(torch::kCUDA, 1)));
+}
+void comparedWithFalse(torch::Tensor x) {
+  if (torch::cuda::is_available() == false)
+    return;
+  consume(x.cuda());
+}
+// A flag changed after the check no longer says CUDA is there.
+void flagOverridden(torch::Tensor x, bool force) {
+  bool useGpu = torch::cuda::is_available();
+  if (force)
+    useGpu = true;
+  if (useGpu)
+    consume(x.cuda());
+  // CHECK-MESSAGES: :[[@LINE-1]]:15: warning: CUDA is requested with no cuda::is_available() check on this path; the program fails on a machine without a GPU [placement-unguarded-cuda]
+  // CHECK-MESSAGES-USER: :[[@LINE-2]]:15: warning: CUDA is requested with no cuda::is_available() check on this path; the program fails on a machine without a GPU [placement-unguarded-cuda]
+}
+
+// Helpers and their callers.
+void uploadChecked(torch::Tensor x) { consume(x.cuda()); }
+void runChecked(torch::Tensor x) {
+  if (torch::cuda::is_available())
+    uploadChecked(x);
+}
+void uploadSometimes(torch::Tensor x) { consume(x.cuda()); }
+// CHECK-MESSAGES: :[[@LINE-1]]:51: warning: CUDA is requested with no cuda::is_available() check on this path; the program fails on a machine without a GPU [placement-unguarded-cuda]
+// CHECK-MESSAGES-USER: :[[@LINE-2]]:51: warning: CUDA is requested with no cuda::is_available() check on this path; the program fails on a machine without a GPU [placement-unguarded-cuda]
+// CHECK-MESSAGES: :[[@LINE+6]]:5: note: 'uploadSometimes' is called here with no availability check
+// CHECK-MESSAGES-USER: :[[@LINE+5]]:5: note: 'uploadSometimes' is called here with no availability check
+void runSometimes(torch::Tensor x, bool quick) {
+  if (torch::cuda::is_available())
+    uploadSometimes(x);
+  if (quick)
+    uploadSometimes(x);
+}
+// Never called here: another file may call it without a check.
+void uploadExported(torch::Tensor x) { consume(x.cuda()); }
+// CHECK-MESSAGES: :[[@LINE-1]]:50: warning: CUDA is requested with no cuda::is_available() check on this path; the program fails on a machine without a GPU [placement-unguarded-cuda]
+// CHECK-MESSAGES-USER: :[[@LINE-2]]:50: warning: CUDA is requested with no cuda::is_available() check on this path; the program fails on a machine without a GPU [placement-unguarded-cuda]
+// Handed out as a callback: its callers are unknown.
+void uploadCallback(torch::Tensor x) { consume(x.cuda()); }
+// CHECK-MESSAGES: :[[@LINE-1]]:50: warning: CUDA is requested with no cuda::is_available() check on this path; the program fails on a machine without a GPU [placement-unguarded-cuda]
+// CHECK-MESSAGES-USER: :[[@LINE-2]]:50: warning: CUDA is requested with no cuda::is_available() check on this path; the program fails on a machine without a GPU [placement-unguarded-cuda]
+void registerCallback(std::function<void(torch::Tensor)> callback);
+void runCallback(torch::Tensor x) {
+  if (torch::cuda::is_available())
+    uploadCallback(x);
+  registerCallback(uploadCallback);
+}
+// A class whose constructor and method ask for CUDA, used under a check.
+struct Trainer {
+  torch::nn::Linear model{4, 2};
+  Trainer() { model->to(torch::kCUDA); }
+  void upload(torch::Tensor x) { consume(x.cuda()); }
+};
+void train(torch::Tensor x) {
+  if (!torch::cuda::is_available())
+    return;
+  Trainer trainer;
+  trainer.upload(x);
+}
+// Two levels up; the second GPU needs a count.
+void placeOnSecond(torch::Tensor x) { consume(x.to(torch::Device(torch::kCUDA, 1))); }
+// CHECK-MESSAGES: :[[@LINE-1]]:66: warning: cuda:1 is requested where the checks on this path ensure only 1 CUDA device; the program fails on a machine with fewer than 2 GPUs; compare cuda::device_count() with the index [placement-unguarded-cuda]
+// CHECK-MESSAGES-USER: :[[@LINE-2]]:66: warning: cuda:1 is requested where the checks on this path ensure only 1 CUDA device; the program fails on a machine with fewer than 2 GPUs; compare cuda::device_count() with the index [placement-unguarded-cuda]
+// CHECK-MESSAGES: :[[@LINE+5]]:3: note: 'placeOnSecond' is called here where the checks ensure only 1 CUDA device
+// CHECK-MESSAGES-USER: :[[@LINE+4]]:3: note: 'placeOnSecond' is called here where the checks ensure only 1 CUDA device
+void placeOnFirst(torch::Tensor x) { consume(x.to(torch::kCUDA)); }
+void place(torch::Tensor x) {
+  placeOnFirst(x);
+  placeOnSecond(x);
+}
+int main() {
+  torch::Tensor x = torch::ones({2});
+  if (torch::cuda::is_available())
+    place(x);
+}
+
+// The user's own checks (AvailabilityChecks: has_gpu, ::gpus).
+void userFlag(torch::Tensor x) {
+  if (has_gpu())
+    consume(x.cuda());
+  // CHECK-MESSAGES: :[[@LINE-1]]:15: warning: CUDA is requested with no cuda::is_available() check on this path; the program fails on a machine without a GPU [placement-unguarded-cuda]
+}
+void userCount(torch::Tensor x) {
+  if (gpus() > 1)
+    consume(x.to(torch::Device(torch::kCUDA, 1)));
+  // CHECK-MESSAGES: :[[@LINE-1]]:32: warning: CUDA is requested with no cuda::is_available() check on this path; the program fails on a machine without a GPU [placement-unguarded-cuda]
+}
