@@ -18,9 +18,15 @@ using pl::backend::TensorArg;
 using pl::cuda::detail::CachingAllocator;
 using pl::cuda::detail::collapse;
 using pl::cuda::detail::make_reduce_layout;
+using pl::cuda::detail::is_column_reduction;
 using pl::cuda::detail::plan_reduction;
 using pl::cuda::detail::ReduceLayout;
+using pl::cuda::detail::ReduceKernel;
 using pl::cuda::detail::ReducePlan;
+using pl::cuda::detail::ReduceTargets;
+
+// An H100: 132 SMs of 2048 threads.
+const ReduceTargets kH100 = ReduceTargets::of(132, 2048);
 using pl::cuda::detail::StridedLayout;
 
 template <int N>
@@ -196,34 +202,73 @@ TEST(ReduceLayoutTest, EmptyExtentHasOutputsButNothingToReduce) {
       make_reduce_layout(arg_of({1, 3}, {3, 1}), arg_of({0, 3}, {3, 1}), 0b01);
   EXPECT_EQ(layout.num_outputs, 3);
   EXPECT_EQ(layout.extent, 0);
-  EXPECT_TRUE(plan_reduction(layout.num_outputs, layout.extent).sequential);
+  EXPECT_EQ(plan_reduction(layout.num_outputs, layout.extent, false, kH100).kernel,
+            ReduceKernel::PerThread);
 }
 
 TEST(ReducePlanTest, ShortExtentsRunOneThreadPerOutput) {
-  EXPECT_TRUE(plan_reduction(1000, 32).sequential);
-  EXPECT_FALSE(plan_reduction(1000, 33).sequential);
+  EXPECT_EQ(plan_reduction(1000, 32, false, kH100).kernel, ReduceKernel::PerThread);
+  EXPECT_EQ(plan_reduction(1000, 33, false, kH100).kernel, ReduceKernel::PerWarp);
+}
+
+TEST(ReducePlanTest, ModerateExtentsRunOneWarpPerOutputAndLongOnesABlock) {
+  EXPECT_EQ(plan_reduction(1000000, 1024, false, kH100).kernel, ReduceKernel::PerWarp);
+  EXPECT_EQ(plan_reduction(1000000, 1024, false, kH100).splits, 1);
+  EXPECT_EQ(plan_reduction(1000000, 1025, false, kH100).kernel, ReduceKernel::PerBlock);
 }
 
 TEST(ReducePlanTest, ManyOutputsUseOneBlockEach) {
-  const ReducePlan plan = plan_reduction(100000, 5000);
-  EXPECT_FALSE(plan.sequential);
+  const ReducePlan plan = plan_reduction(100000, 5000, false, kH100);
+  EXPECT_EQ(plan.kernel, ReduceKernel::PerBlock);
   EXPECT_EQ(plan.splits, 1);
   EXPECT_GE(plan.chunk, 5000);
 }
 
 TEST(ReducePlanTest, FewOutputsSplitIntoChunksThatCoverTheExtentWithoutEmptyOnes) {
-  for (std::int64_t outputs : {1, 3, 100, 2047}) {
+  for (std::int64_t outputs : {1, 3, 100, 4223}) {
     for (std::int64_t extent : {std::int64_t{33}, std::int64_t{8193}, std::int64_t{1000000},
                                 std::int64_t{3000001}, std::int64_t{1} << 34}) {
-      const ReducePlan plan = plan_reduction(outputs, extent);
+      const ReducePlan plan = plan_reduction(outputs, extent, false, kH100);
       EXPECT_GE(plan.splits, 1);
       EXPECT_LE(plan.splits, 65535);
-      EXPECT_LE(plan.splits * outputs, std::max<std::int64_t>(2048, outputs));
+      EXPECT_LE(plan.splits * outputs, std::max<std::int64_t>(kH100.blocks, outputs));
       EXPECT_GE(plan.splits * plan.chunk, extent) << outputs << " x " << extent;
       EXPECT_LT((plan.splits - 1) * plan.chunk, extent) << outputs << " x " << extent;
     }
   }
-  EXPECT_GT(plan_reduction(1, 3000001).splits, 100) << "one large output fills the GPU";
+  EXPECT_GT(plan_reduction(1, 3000001, false, kH100).splits, 132 * 4)
+      << "one large output fills every SM several times over";
+}
+
+TEST(ReducePlanTest, ColumnReductionsRunOneThreadPerOutputInChunksOfRows) {
+  // sum over dim 0 of a 4096 x 4096 matrix: outputs adjacent, rows apart.
+  const ReduceLayout layout =
+      make_reduce_layout(arg_of({1, 4096}, {4096, 1}), arg_of({4096, 4096}, {4096, 1}), 0b01);
+  EXPECT_TRUE(is_column_reduction(layout));
+  for (std::int64_t outputs : {1, 4096, 1000000}) {
+    for (std::int64_t extent : {std::int64_t{33}, std::int64_t{4096}, std::int64_t{3000001}}) {
+      const ReducePlan plan = plan_reduction(outputs, extent, /*columns=*/true, kH100);
+      EXPECT_EQ(plan.kernel, ReduceKernel::PerThread);
+      EXPECT_LE(plan.splits, 65535);
+      EXPECT_GE(plan.splits * plan.chunk, extent) << outputs << " x " << extent;
+      EXPECT_LT((plan.splits - 1) * plan.chunk, extent) << outputs << " x " << extent;
+    }
+  }
+  EXPECT_GE(plan_reduction(4096, 4096, true, kH100).splits * 4096, kH100.threads)
+      << "enough threads to fill every SM";
+  EXPECT_EQ(plan_reduction(1000000, 4096, true, kH100).splits, 1) << "enough outputs already";
+}
+
+TEST(ReducePlanTest, RowReductionsAreNotColumnReductions) {
+  // sum over dim 1: each output's range is contiguous.
+  EXPECT_FALSE(is_column_reduction(
+      make_reduce_layout(arg_of({4096, 1}, {1, 1}), arg_of({4096, 4096}, {4096, 1}), 0b10)));
+  // every element: no kept dimension.
+  EXPECT_FALSE(is_column_reduction(
+      make_reduce_layout(arg_of({1, 1}, {1, 1}), arg_of({4096, 4096}, {4096, 1}), 0b11)));
+  // sum over dim 1 of a transposed matrix: outputs adjacent, a column each.
+  EXPECT_TRUE(is_column_reduction(
+      make_reduce_layout(arg_of({4096, 1}, {1, 1}), arg_of({4096, 4096}, {1, 4096}), 0b10)));
 }
 
 TEST(CachingAllocatorSizeClassTest, SmallRequestsRoundToHalfKilobytes) {

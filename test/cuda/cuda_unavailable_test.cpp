@@ -72,6 +72,43 @@ TEST_F(CudaUnavailableTest, HostWorkIsUnaffected) {
   EXPECT_EQ(sum.item<float>(), 6.0f);
 }
 
+// Pinned memory is CUDA's, as in libtorch: without a device it is an error
+// naming the call site, for pin_memory and for the factories' option.
+TEST_F(CudaUnavailableTest, PinnedMemoryThrowsUnguardedCuda) {
+  const pl::Tensor host = pl::ones({4});
+  for (const auto &request : std::vector<std::function<void()>>{
+           [&] { (void)host.pin_memory(); },
+           [] { (void)pl::empty({4}, pl::TensorOptions().pinned_memory(true)); },
+           [] { (void)pl::rand({4}, pl::TensorOptions().pinned_memory(true)); },
+       }) {
+    const std::string message = device_error_of(request);
+    EXPECT_TRUE(message.starts_with(kRuleId)) << message;
+    EXPECT_NE(message.find("cuda_unavailable_test.cpp"), std::string::npos) << message;
+  }
+  EXPECT_FALSE(host.is_pinned());
+}
+
+TEST_F(CudaUnavailableTest, StreamsAndSynchronizeThrowUnguardedCuda) {
+  for (const auto &request : std::vector<std::function<void()>>{
+           [] { pl::cuda::synchronize(); },
+           [] { (void)pl::cuda::getCurrentCUDAStream(); },
+           [] { (void)pl::cuda::getStreamFromPool(); },
+           [] { (void)pl::cuda::getDefaultCUDAStream(0); },
+       }) {
+    const std::string message = device_error_of(request);
+    EXPECT_TRUE(message.starts_with(kRuleId)) << message;
+  }
+}
+
+// non_blocking to the host from a device without pinned memory is a plain
+// synchronous copy into ordinary memory.
+TEST_F(CudaUnavailableTest, NonBlockingCopyFromSimIsPlainAndUnpinned) {
+  const pl::Tensor on_sim = pl::arange(4, pl::device(pl::Device("sim:0")));
+  const pl::Tensor back = on_sim.to(pl::TensorOptions(pl::kCPU), /*non_blocking=*/true);
+  EXPECT_FALSE(back.is_pinned());
+  EXPECT_TRUE(back.equal(pl::arange(4)));
+}
+
 // Runs with or without a GPU: the first index past the last device.
 TEST(CudaDeviceIndexTest, OutOfRangeIndexThrowsUnguardedCuda) {
   const int missing = pl::cuda::device_count();

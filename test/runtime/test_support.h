@@ -13,9 +13,15 @@
 
 namespace pl_test {
 
-// Suites parameterized over the device run on cpu and on the simulated
-// accelerator.
-inline std::vector<pl::Device> devices() { return {pl::Device("cpu"), pl::Device("sim:0")}; }
+// Suites parameterized over the device run on cpu, on the simulated
+// accelerator, and on cuda:0 wherever a GPU is available (the test list is
+// discovered by running the binary, so a GPU machine lists the cuda_0 cases).
+inline std::vector<pl::Device> devices() {
+  std::vector<pl::Device> all{pl::Device("cpu"), pl::Device("sim:0")};
+  if (pl::cuda::is_available())
+    all.emplace_back("cuda:0");
+  return all;
+}
 
 inline std::string device_name(const ::testing::TestParamInfo<pl::Device> &info) {
   std::string name = info.param.str();

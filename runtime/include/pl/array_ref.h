@@ -8,6 +8,7 @@
 #include <cstddef>
 #include <cstdint>
 #include <initializer_list>
+#include <iterator>
 #include <ostream>
 #include <vector>
 
@@ -23,8 +24,12 @@ public:
   constexpr ArrayRef(const T *data, std::size_t size) : data_(data), size_(size) {}
   /* implicit */ ArrayRef(const std::vector<T> &values)
       : data_(values.data()), size_(values.size()) {}
-  /* implicit */ constexpr ArrayRef(std::initializer_list<T> values)
-      : data_(values.begin() == values.end() ? nullptr : values.begin()), size_(values.size()) {}
+  // As c10's: std::begin rather than values.begin(), which g++ would warn
+  // about (-Winit-list-lifetime) in every caller's braced list although not
+  // owning the list is this type's documented contract.
+  /* implicit */ constexpr ArrayRef(const std::initializer_list<T> &values)
+      : data_(std::begin(values) == std::end(values) ? nullptr : std::begin(values)),
+        size_(values.size()) {}
 
   constexpr const T *data() const { return data_; }
   constexpr std::size_t size() const { return size_; }

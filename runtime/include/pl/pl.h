@@ -6,6 +6,7 @@
 #include <pl/array_ref.h>
 #include <pl/autograd.h>
 #include <pl/cuda.h>
+#include <pl/cuda_stream.h>
 #include <pl/device.h>
 #include <pl/error.h>
 #include <pl/factories.h>

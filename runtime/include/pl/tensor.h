@@ -93,6 +93,14 @@ public:
   PL_NODISCARD_TRANSFER Tensor cuda(SourceLocation loc = SourceLocation::current()) const;
   PL_NODISCARD_TRANSFER Tensor cpu(SourceLocation loc = SourceLocation::current()) const;
 
+  // A copy in page-locked (pinned) host memory, which a CUDA device copies
+  // from and to asynchronously (to(cuda, /*non_blocking=*/true) is then one
+  // cudaMemcpyAsync); *this when already pinned. Only for cpu tensors; throws
+  // DeviceError (placement-unguarded-cuda) without a CUDA device, as libtorch
+  // does.
+  [[nodiscard]] Tensor pin_memory(SourceLocation loc = SourceLocation::current()) const;
+  bool is_pinned() const { return impl_ref().storage->is_pinned(); }
+
   // Copies src (broadcast to this shape, cast to this dtype) into this
   // tensor; src may be on another device (an explicit transfer).
   Tensor &copy_(const Tensor &src, bool non_blocking = false,

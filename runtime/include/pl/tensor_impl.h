@@ -13,6 +13,7 @@
 #include <vector>
 
 #include <pl/device.h>
+#include <pl/dim_vector.h>
 #include <pl/scalar_type.h>
 
 namespace pl {
@@ -29,6 +30,13 @@ public:
   // Wraps memory the caller owns (from_blob); `deleter` (may be empty) runs
   // when the last view goes away.
   StorageImpl(Device device, void *data, std::size_t nbytes, std::function<void(void *)> deleter);
+  // Page-locked host memory (a cpu storage) from the backend of the
+  // `accelerator` device type, which copies from and to it asynchronously;
+  // throws DeviceError when that backend has none.
+  struct PinnedFor {
+    DeviceType accelerator;
+  };
+  StorageImpl(std::size_t nbytes, PinnedFor pinned);
   ~StorageImpl();
   StorageImpl(const StorageImpl &) = delete;
   StorageImpl &operator=(const StorageImpl &) = delete;
@@ -36,6 +44,7 @@ public:
   void *data() const noexcept { return data_; }
   std::size_t nbytes() const noexcept { return nbytes_; }
   Device device() const noexcept { return device_; }
+  bool is_pinned() const noexcept { return pinned_for_.has_value(); }
   // Unique for the life of the process (addresses are reused, ids are not).
   std::uint64_t id() const noexcept { return id_; }
   std::uint32_t version() const noexcept { return version_; }
@@ -63,6 +72,7 @@ private:
   std::uint64_t id_;
   std::uint32_t version_ = 0;
   bool owned_;
+  std::optional<DeviceType> pinned_for_; // the accelerator whose pinned memory this is
   std::optional<std::source_location> fresh_from_factory_;
   std::function<void(void *)> deleter_;
 };
@@ -71,8 +81,8 @@ struct TensorImpl {
   std::shared_ptr<StorageImpl> storage;
   Device device = Device(kCPU);
   ScalarType dtype = kDefaultFloat;
-  std::vector<std::int64_t> sizes;
-  std::vector<std::int64_t> strides; // in elements
+  DimVector sizes;
+  DimVector strides; // in elements
   std::int64_t storage_offset = 0;   // in elements
   std::int64_t numel = 1;
   // Autograd's state (grad, grad_fn, requires_grad): null for every tensor

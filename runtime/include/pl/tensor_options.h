@@ -1,5 +1,6 @@
 // TensorOptions: the optional device, dtype and requires_grad of a tensor to
-// create or convert to, like c10::TensorOptions (without layout).
+// create or convert to, and whether it is pinned, like c10::TensorOptions
+// (without layout).
 #pragma once
 
 #include <optional>
@@ -39,12 +40,21 @@ public:
     copy.requires_grad_ = requires_grad;
     return copy;
   }
+  // Factories make the tensor in page-locked (pinned) host memory, which a
+  // CUDA device copies from and to asynchronously (Tensor::pin_memory). Only
+  // for cpu tensors; needs a CUDA device.
+  [[nodiscard]] TensorOptions pinned_memory(bool pinned) const {
+    TensorOptions copy = *this;
+    copy.pinned_memory_ = pinned;
+    return copy;
+  }
 
   // The device, cpu when none was given.
   Device device() const { return device_.value_or(Device(kCPU)); }
   // The dtype, kFloat when none was given.
   ScalarType dtype() const { return dtype_.value_or(kDefaultFloat); }
   bool requires_grad() const { return requires_grad_.value_or(false); }
+  bool pinned_memory() const { return pinned_memory_; }
   bool has_device() const { return device_.has_value(); }
   bool has_dtype() const { return dtype_.has_value(); }
   std::optional<Device> device_opt() const { return device_; }
@@ -54,6 +64,7 @@ private:
   std::optional<Device> device_;
   std::optional<ScalarType> dtype_;
   std::optional<bool> requires_grad_;
+  bool pinned_memory_ = false;
 };
 
 inline TensorOptions device(Device device) { return TensorOptions().device(device); }

@@ -105,7 +105,7 @@ Edge gradient_edge(const Tensor &tensor) {
 
 InputMeta input_meta(const Tensor &tensor) {
   const TensorImpl &impl = *tensor.impl();
-  return {impl.sizes, impl.dtype, impl.device, std::nullopt};
+  return {impl.sizes.vec(), impl.dtype, impl.device, std::nullopt};
 }
 
 void set_history(const Tensor &out, const std::shared_ptr<Node> &node) {

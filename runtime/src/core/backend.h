@@ -22,15 +22,16 @@
 #include <cstdint>
 
 #include <pl/device.h>
+#include <pl/dim_vector.h>
 #include <pl/error.h>
 #include <pl/scalar_type.h>
 
 namespace pl::backend {
 
 // Kernel operands carry their sizes inline, so that a TensorArg can be
-// passed by value to a device kernel. The front end rejects tensors with
-// more dimensions with a pl::ShapeError.
-inline constexpr int kMaxDims = 8;
+// passed by value to a device kernel: at most pl::kMaxDims (dim_vector.h),
+// which the front end enforces with a pl::ShapeError.
+using pl::kMaxDims;
 
 // One strided operand of a kernel. `data` points at the first element (the
 // storage base plus the view's offset). Strides are in elements; a stride of
@@ -56,6 +57,9 @@ enum class UnaryOp : std::int8_t { Neg, Relu, Exp, Log };
 // EqualMask: see functors::EqualMask (internal: detail::equal_mask).
 enum class BinaryOp : std::int8_t { Add, Sub, Mul, Div, EqualMask };
 enum class ReduceOp : std::int8_t { Sum, Mean, Max, ArgMax };
+
+// A backend's stream, opaque to the front end (cudaStream_t for CUDA).
+using StreamHandle = void *;
 
 // Row-major batched C = op(A) * op(B) (op = transpose when trans_*), where
 // op(A) is m x k, op(B) is k x n and C is m x n, all of `dtype` (Float or
@@ -93,9 +97,12 @@ public:
   // and the copy must complete before any later kernel on `dst_device` reads dst.
   virtual void copy_from_host(void *dst, DeviceIndex dst_device, const void *src,
                               std::size_t nbytes, bool non_blocking) = 0;
-  // Device memory -> host memory; synchronous: dst is valid on return.
+  // Device memory -> host memory. Synchronous (dst is valid on return)
+  // unless non_blocking, which the front end asks only with dst in pinned
+  // host memory (allocate_pinned_host): then dst is valid once the device's
+  // current stream has reached the copy (synchronize_stream).
   virtual void copy_to_host(void *dst, const void *src, DeviceIndex src_device,
-                            std::size_t nbytes) = 0;
+                            std::size_t nbytes, bool non_blocking) = 0;
   // Between two devices of this backend (src_device != dst_device).
   virtual void copy_between_devices(void *dst, DeviceIndex dst_device, const void *src,
                                     DeviceIndex src_device, std::size_t nbytes) = 0;
@@ -126,6 +133,33 @@ public:
   virtual void reduce(DeviceIndex device, ReduceOp op, const TensorArg &out, const TensorArg &in,
                       std::uint32_t reduced_dims) = 0;
   virtual void gemm(DeviceIndex device, const GemmArgs &args) = 0;
+
+  // ---- optional: pinned host memory and streams ------------------------------
+  // The defaults fit a backend whose work completes within each call (cpu,
+  // sim): no pinned memory, one stream (the default, handle nullptr).
+
+  // Page-locked host memory that this backend's devices copy from and to
+  // asynchronously, from a caching allocator; nullptr when the backend has
+  // none (the front end reports that). Freed blocks are reused only after
+  // the copies queued on them have finished.
+  virtual void *allocate_pinned_host(std::size_t /*nbytes*/) { return nullptr; }
+  virtual void deallocate_pinned_host(void * /*ptr*/) noexcept {}
+
+  // Streams are opaque handles (the backend's native ones; nullptr is the
+  // device's default stream). Every kernel, copy and library call of this
+  // backend on `device` runs on the calling thread's current stream there.
+  virtual StreamHandle current_stream(DeviceIndex /*device*/) { return nullptr; }
+  virtual void set_current_stream(DeviceIndex /*device*/, StreamHandle /*stream*/) {}
+  // One of a few streams created once per device, handed out in turn.
+  virtual StreamHandle stream_from_pool(DeviceIndex /*device*/, bool /*high_priority*/) {
+    return nullptr;
+  }
+  // Waits until the work queued on the stream so far has finished.
+  virtual void synchronize_stream(DeviceIndex /*device*/, StreamHandle /*stream*/) {}
+  // Whether the work queued on the stream so far has finished.
+  virtual bool stream_idle(DeviceIndex /*device*/, StreamHandle /*stream*/) { return true; }
+  // Waits until all work queued on the device, on any stream, has finished.
+  virtual void synchronize_device(DeviceIndex /*device*/) {}
 };
 
 // The backend of a device type (core/registry.cpp). Throws pl::DeviceError

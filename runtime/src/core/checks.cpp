@@ -22,9 +22,9 @@ std::int64_t wrap_dim(std::string_view op, std::int64_t dim, std::int64_t ndim) 
   return dim < 0 ? dim + extent : dim;
 }
 
-std::vector<std::int64_t> broadcast_sizes(std::string_view op, IntArrayRef a, IntArrayRef b) {
+DimVector broadcast_sizes(std::string_view op, IntArrayRef a, IntArrayRef b) {
   const std::size_t ndim = std::max(a.size(), b.size());
-  std::vector<std::int64_t> out(ndim);
+  DimVector out(ndim, 0);
   for (std::size_t i = 0; i < ndim; ++i) {
     const std::int64_t sa = i < ndim - a.size() ? 1 : a[i - (ndim - a.size())];
     const std::int64_t sb = i < ndim - b.size() ? 1 : b[i - (ndim - b.size())];

@@ -63,13 +63,13 @@ Tensor binary_out_of_place(BinaryOp op, const Tensor &self, const Tensor &other)
     const Tensor &tensor = scalar_is_lhs ? other : self;
     const Scalar value = detail::cpu_scalar_value(scalar_is_lhs ? a : b);
     backend.binary_scalar(device.index(), op, detail::kernel_arg(out),
-                          detail::broadcast_arg(*detail::cast(tensor, dtype).impl(), sizes),
+                          detail::broadcast_arg(detail::CastOperand(tensor, dtype).impl(), sizes),
                           detail::scalar_arg(value), scalar_is_lhs);
     return out;
   }
   backend.binary(device.index(), op, detail::kernel_arg(out),
-                 detail::broadcast_arg(*detail::cast(self, dtype).impl(), sizes),
-                 detail::broadcast_arg(*detail::cast(other, dtype).impl(), sizes));
+                 detail::broadcast_arg(detail::CastOperand(self, dtype).impl(), sizes),
+                 detail::broadcast_arg(detail::CastOperand(other, dtype).impl(), sizes));
   return out;
 }
 
@@ -86,7 +86,7 @@ Tensor binary_with_scalar(BinaryOp op, const Tensor &self, const Scalar &other,
   if (out.numel() == 0)
     return out;
   detail::backend_of(a.device).binary_scalar(a.device.index(), op, detail::kernel_arg(out),
-                                             detail::kernel_arg(*detail::cast(self, dtype).impl()),
+                                             detail::kernel_arg(detail::CastOperand(self, dtype).impl()),
                                              detail::scalar_arg(other), scalar_is_lhs);
   return out;
 }
@@ -182,7 +182,7 @@ Tensor unary_out_of_place(UnaryOp op, const Tensor &self) {
   Tensor out = detail::make_tensor(a.sizes, dtype, a.device);
   if (out.numel() > 0)
     detail::backend_of(a.device).unary(a.device.index(), op, detail::kernel_arg(out),
-                                       detail::kernel_arg(*detail::cast(self, dtype).impl()));
+                                       detail::kernel_arg(detail::CastOperand(self, dtype).impl()));
   return out;
 }
 

@@ -4,6 +4,8 @@
 #include <mutex>
 #include <random>
 
+#include <optional>
+
 #include <pl/factories.h>
 
 #include "core/internal.h"
@@ -66,7 +68,9 @@ Tensor tensor_from_host(const void *values, std::int64_t count, ScalarType type,
     std::memcpy(host.data_ptr(), values, static_cast<std::size_t>(count) * element_size(type));
   Tensor converted = cast(host, options.dtype_opt().value_or(type));
   if (device.is_cpu())
-    return host_factory_result(converted, options, loc);
+    return host_factory_result(pinned_if_requested(converted, options, loc), options, loc);
+  if (options.pinned_memory())
+    check_pinnable("tensor", device);
   Tensor out = make_tensor(sizes, converted.dtype(), device);
   if (count > 0)
     backend_of(device).copy_from_host(out.data_ptr(), device.index(), converted.data_ptr(),
@@ -77,9 +81,14 @@ Tensor tensor_from_host(const void *values, std::int64_t count, ScalarType type,
 } // namespace detail
 
 Tensor empty(IntArrayRef sizes, TensorOptions options, SourceLocation loc) {
-  return detail::host_factory_result(
-      detail::make_tensor(sizes, options.dtype(), detail::resolve_device(options.device(), loc)),
-      options, loc);
+  const Device device = detail::resolve_device(options.device(), loc);
+  if (options.pinned_memory()) {
+    detail::check_pinnable("empty", device);
+    return detail::host_factory_result(detail::make_pinned_tensor(sizes, options.dtype(), loc),
+                                       options, loc);
+  }
+  return detail::host_factory_result(detail::make_tensor(sizes, options.dtype(), device), options,
+                                     loc);
 }
 
 Tensor zeros(IntArrayRef sizes, TensorOptions options, SourceLocation loc) {
@@ -136,8 +145,10 @@ Tensor arange(const Scalar &start, const Scalar &end, const Scalar &step, Tensor
   for (std::int64_t i = 0; i < count; ++i)
     values[static_cast<std::size_t>(i)] = first + static_cast<double>(i) * increment;
   const Device device = detail::resolve_device(options.device(), loc);
-  return detail::host_factory_result(from_host_doubles(values, {count}, options.dtype(), device),
-                                     options, loc);
+  return detail::host_factory_result(
+      detail::pinned_if_requested(from_host_doubles(values, {count}, options.dtype(), device),
+                                  options, loc),
+      options, loc);
 }
 
 Tensor randn(IntArrayRef sizes, TensorOptions options, SourceLocation loc) {
@@ -151,8 +162,10 @@ Tensor randn(IntArrayRef sizes, TensorOptions options, SourceLocation loc) {
     for (double &value : values)
       value = normal(generator());
   }
-  return detail::host_factory_result(from_host_doubles(values, sizes, options.dtype(), device),
-                                     options, loc);
+  return detail::host_factory_result(
+      detail::pinned_if_requested(from_host_doubles(values, sizes, options.dtype(), device),
+                                  options, loc),
+      options, loc);
 }
 
 Tensor rand(IntArrayRef sizes, TensorOptions options, SourceLocation loc) {
@@ -166,8 +179,10 @@ Tensor rand(IntArrayRef sizes, TensorOptions options, SourceLocation loc) {
     for (double &value : values)
       value = uniform(generator());
   }
-  return detail::host_factory_result(from_host_doubles(values, sizes, options.dtype(), device),
-                                     options, loc);
+  return detail::host_factory_result(
+      detail::pinned_if_requested(from_host_doubles(values, sizes, options.dtype(), device),
+                                  options, loc),
+      options, loc);
 }
 
 void manual_seed(std::uint64_t seed) {
@@ -177,13 +192,16 @@ void manual_seed(std::uint64_t seed) {
 
 namespace {
 
-Tensor wrap_blob(void *data, IntArrayRef sizes, std::vector<std::int64_t> strides,
+// Without explicit strides, the blob is contiguous.
+Tensor wrap_blob(void *data, IntArrayRef sizes, std::optional<IntArrayRef> explicit_strides,
                  std::function<void(void *)> deleter, TensorOptions options, SourceLocation loc) {
   const Device device = detail::resolve_device(options.device(), loc);
   PL_CHECK(sizes.size() <= static_cast<std::size_t>(backend::kMaxDims), ShapeError,
            "from_blob: tensors have at most ", backend::kMaxDims, " dimensions");
-  PL_CHECK(strides.size() == sizes.size(), ShapeError, "from_blob: ", sizes.size(), " sizes but ",
-           strides.size(), " strides");
+  PL_CHECK(!explicit_strides.has_value() || explicit_strides->size() == sizes.size(), ShapeError,
+           "from_blob: ", sizes.size(), " sizes but ", explicit_strides->size(), " strides");
+  const DimVector strides = explicit_strides.has_value() ? DimVector(*explicit_strides)
+                                                         : detail::contiguous_strides(sizes);
   PL_CHECK(data != nullptr || element_count(sizes) == 0, Error,
            "from_blob: data is null for a non-empty tensor");
   std::int64_t extent = 1; // elements spanned: 1 + sum (size-1)*stride
@@ -200,8 +218,8 @@ Tensor wrap_blob(void *data, IntArrayRef sizes, std::vector<std::int64_t> stride
   impl->storage = std::make_shared<StorageImpl>(device, data, nbytes, std::move(deleter));
   impl->device = device;
   impl->dtype = options.dtype();
-  impl->sizes = sizes.vec();
-  impl->strides = std::move(strides);
+  impl->sizes = sizes;
+  impl->strides = strides;
   impl->numel = numel;
   return detail::with_requires_grad(Tensor(std::move(impl)), options);
 }
@@ -209,18 +227,17 @@ Tensor wrap_blob(void *data, IntArrayRef sizes, std::vector<std::int64_t> stride
 } // namespace
 
 Tensor from_blob(void *data, IntArrayRef sizes, TensorOptions options, SourceLocation loc) {
-  return wrap_blob(data, sizes, detail::contiguous_strides(sizes), {}, options, loc);
+  return wrap_blob(data, sizes, std::nullopt, {}, options, loc);
 }
 
 Tensor from_blob(void *data, IntArrayRef sizes, IntArrayRef strides, TensorOptions options,
                  SourceLocation loc) {
-  return wrap_blob(data, sizes, strides.vec(), {}, options, loc);
+  return wrap_blob(data, sizes, strides, {}, options, loc);
 }
 
 Tensor from_blob(void *data, IntArrayRef sizes, std::function<void(void *)> deleter,
                  TensorOptions options, SourceLocation loc) {
-  return wrap_blob(data, sizes, detail::contiguous_strides(sizes), std::move(deleter), options,
-                   loc);
+  return wrap_blob(data, sizes, std::nullopt, std::move(deleter), options, loc);
 }
 
 } // namespace pl

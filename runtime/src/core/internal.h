@@ -26,7 +26,7 @@ Device resolve_device(Device requested, std::source_location loc);
 void check_defined(std::string_view op, std::string_view name, const Tensor &tensor);
 // dim wrapped into [0, ndim) (a 0-dim tensor accepts 0 and -1); IndexError.
 std::int64_t wrap_dim(std::string_view op, std::int64_t dim, std::int64_t ndim);
-std::vector<std::int64_t> broadcast_sizes(std::string_view op, IntArrayRef a, IntArrayRef b);
+DimVector broadcast_sizes(std::string_view op, IntArrayRef a, IntArrayRef b);
 
 // A 0-dim cpu tensor: may join an op on another device as an input.
 inline bool is_cpu_scalar(const TensorImpl &impl) {
@@ -75,11 +75,21 @@ inline Device common_device(std::string_view op, ArrayRef<NamedTensor> operands,
 }
 
 // ---- tensors -------------------------------------------------------------------
-std::vector<std::int64_t> contiguous_strides(IntArrayRef sizes);
+DimVector contiguous_strides(IntArrayRef sizes);
+// The element count of a new tensor of these sizes; ShapeError for bad
+// sizes, AllocationError when its bytes overflow (naming device).
+std::int64_t checked_numel(IntArrayRef sizes, ScalarType dtype, Device device);
 // A new contiguous tensor on a resolved device; validates sizes.
 Tensor make_tensor(IntArrayRef sizes, ScalarType dtype, Device device);
-Tensor make_view(const Tensor &base, std::vector<std::int64_t> sizes,
-                 std::vector<std::int64_t> strides, std::int64_t storage_offset);
+// A new contiguous cpu tensor in pinned host memory (core/pinned.cpp);
+// DeviceError naming loc when there is no CUDA device.
+Tensor make_pinned_tensor(IntArrayRef sizes, ScalarType dtype, std::source_location loc);
+// DeviceError unless device is the cpu: only host memory can be pinned.
+void check_pinnable(std::string_view op, Device device);
+// `made`, pinned when options ask for pinned memory (a factory's last step).
+Tensor pinned_if_requested(Tensor made, const TensorOptions &options, std::source_location loc);
+Tensor make_view(const Tensor &base, DimVector sizes, DimVector strides,
+                 std::int64_t storage_offset);
 backend::TensorArg kernel_arg(const TensorImpl &impl);
 inline backend::TensorArg kernel_arg(const Tensor &tensor) { return kernel_arg(*tensor.impl()); }
 // The tensor seen with out_sizes: missing leading dims and size-1 dims get
@@ -103,6 +113,21 @@ Tensor cast(const Tensor &tensor, ScalarType dtype);
 // functors::EqualMask of two tensors on one device, broadcast, in their
 // promoted dtype; records no history (the backward formulas' masks).
 Tensor equal_mask(const Tensor &self, const Tensor &other);
+// An operand as dtype, for the duration of one op: the tensor itself when
+// it already has dtype (no copy and no reference-count traffic, the common
+// case on the per-op hot path), else a converted copy that it owns.
+class CastOperand {
+public:
+  CastOperand(const Tensor &tensor, ScalarType dtype) : original_(tensor.impl().get()) {
+    if (original_->dtype != dtype)
+      converted_ = cast(tensor, dtype);
+  }
+  const TensorImpl &impl() const { return converted_.defined() ? *converted_.impl() : *original_; }
+
+private:
+  const TensorImpl *original_;
+  Tensor converted_;
+};
 // Whether the two views touch a common storage (conservatively: same storage).
 inline bool shares_storage(const TensorImpl &a, const TensorImpl &b) {
   return a.storage == b.storage && a.numel > 0 && b.numel > 0;

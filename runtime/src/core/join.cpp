@@ -38,7 +38,7 @@ Tensor cat(TensorList tensors, std::int64_t dim) {
   }
   const auto ndim = static_cast<std::int64_t>(first.sizes.size());
   const auto d = static_cast<std::size_t>(detail::wrap_dim("cat", dim, ndim));
-  std::vector<std::int64_t> sizes = first.sizes;
+  DimVector sizes = first.sizes;
   sizes[d] = 0;
   for (std::size_t i = 0; i < tensors.size(); ++i) {
     const TensorImpl &impl = *tensors[i].impl();

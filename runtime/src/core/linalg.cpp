@@ -42,7 +42,7 @@ std::optional<MatrixLayout> matrix_layout(const TensorImpl &impl) {
 Tensor gemm(const Tensor &a, const Tensor &b) {
   const TensorImpl &ai = *a.impl();
   const std::size_t n = ai.sizes.size();
-  std::vector<std::int64_t> out_sizes(ai.sizes.begin(), ai.sizes.end() - 1);
+  DimVector out_sizes(IntArrayRef(ai.sizes.data(), n - 1));
   out_sizes.push_back(b.impl()->sizes.back());
   Tensor out = detail::make_tensor(out_sizes, ai.dtype, ai.device);
   if (out.numel() == 0)
@@ -82,9 +82,9 @@ Tensor gemm(const Tensor &a, const Tensor &b) {
 }
 
 // A contiguous copy of t with its batch dims broadcast to `batch`.
-Tensor expand_batch(const Tensor &t, const std::vector<std::int64_t> &batch) {
+Tensor expand_batch(const Tensor &t, const DimVector &batch) {
   const TensorImpl &impl = *t.impl();
-  std::vector<std::int64_t> sizes = batch;
+  DimVector sizes = batch;
   sizes.push_back(impl.sizes[impl.sizes.size() - 2]);
   sizes.push_back(impl.sizes.back());
   if (IntArrayRef(sizes) == impl.sizes)

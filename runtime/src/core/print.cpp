@@ -22,7 +22,8 @@ Tensor host_copy(const Tensor &tensor) {
   Tensor host = detail::make_tensor(impl.sizes, impl.dtype, Device(kCPU));
   if (impl.numel > 0)
     detail::backend_of(impl.device)
-        .copy_to_host(host.data_ptr(), contiguous.data_ptr(), impl.device.index(), host.nbytes());
+        .copy_to_host(host.data_ptr(), contiguous.data_ptr(), impl.device.index(), host.nbytes(),
+                      /*non_blocking=*/false);
   return host;
 }
 

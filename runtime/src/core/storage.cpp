@@ -25,8 +25,21 @@ StorageImpl::StorageImpl(Device device, void *data, std::size_t nbytes,
     : data_(data), nbytes_(nbytes), device_(device), id_(next_storage_id()), owned_(false),
       deleter_(std::move(deleter)) {}
 
+StorageImpl::StorageImpl(std::size_t nbytes, PinnedFor pinned)
+    : data_(nullptr), nbytes_(nbytes), device_(kCPU), id_(next_storage_id()), owned_(true),
+      pinned_for_(pinned.accelerator) {
+  if (nbytes_ == 0)
+    return;
+  data_ = backend::backend_for(pinned.accelerator).allocate_pinned_host(nbytes_);
+  PL_CHECK(data_ != nullptr, DeviceError, "pin_memory: ", Device(pinned.accelerator),
+           " devices have no pinned host memory");
+}
+
 StorageImpl::~StorageImpl() {
-  if (owned_) {
+  if (pinned_for_.has_value()) {
+    if (data_ != nullptr)
+      backend::backend_for(*pinned_for_).deallocate_pinned_host(data_);
+  } else if (owned_) {
     if (data_ != nullptr)
       detail::backend_of(device_).deallocate(device_.index(), data_, nbytes_);
   } else if (deleter_) {

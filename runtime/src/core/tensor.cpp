@@ -11,8 +11,8 @@
 namespace pl {
 namespace detail {
 
-std::vector<std::int64_t> contiguous_strides(IntArrayRef sizes) {
-  std::vector<std::int64_t> strides(sizes.size());
+DimVector contiguous_strides(IntArrayRef sizes) {
+  DimVector strides(sizes.size(), 0);
   std::int64_t stride = 1;
   for (std::size_t i = sizes.size(); i-- > 0;) {
     strides[i] = stride;
@@ -21,7 +21,7 @@ std::vector<std::int64_t> contiguous_strides(IntArrayRef sizes) {
   return strides;
 }
 
-Tensor make_tensor(IntArrayRef sizes, ScalarType dtype, Device device) {
+std::int64_t checked_numel(IntArrayRef sizes, ScalarType dtype, Device device) {
   PL_CHECK(sizes.size() <= static_cast<std::size_t>(backend::kMaxDims), ShapeError,
            "tensors have at most ", backend::kMaxDims, " dimensions, but ", sizes.size(),
            " were requested (sizes ", sizes, ")");
@@ -38,18 +38,24 @@ Tensor make_tensor(IntArrayRef sizes, ScalarType dtype, Device device) {
   PL_CHECK(!overflow && numel <= std::numeric_limits<std::int64_t>::max() / element,
            AllocationError, device, ": cannot allocate a tensor of sizes ", sizes, " and dtype ",
            dtype, ": the size in bytes overflows");
+  return numel;
+}
+
+Tensor make_tensor(IntArrayRef sizes, ScalarType dtype, Device device) {
+  const std::int64_t numel = checked_numel(sizes, dtype, device);
+  const auto element = static_cast<std::int64_t>(element_size(dtype));
   auto impl = std::make_shared<TensorImpl>();
   impl->storage = std::make_shared<StorageImpl>(device, static_cast<std::size_t>(numel * element));
   impl->device = device;
   impl->dtype = dtype;
-  impl->sizes = sizes.vec();
+  impl->sizes = sizes;
   impl->strides = contiguous_strides(sizes);
   impl->numel = numel;
   return Tensor(std::move(impl));
 }
 
-Tensor make_view(const Tensor &base, std::vector<std::int64_t> sizes,
-                 std::vector<std::int64_t> strides, std::int64_t storage_offset) {
+Tensor make_view(const Tensor &base, DimVector sizes, DimVector strides,
+                 std::int64_t storage_offset) {
   const TensorImpl &source = *base.impl();
   source.storage->mark_used();
   auto impl = std::make_shared<TensorImpl>();
@@ -59,8 +65,8 @@ Tensor make_view(const Tensor &base, std::vector<std::int64_t> sizes,
   impl->numel = 1;
   for (std::int64_t size : sizes)
     impl->numel *= size;
-  impl->sizes = std::move(sizes);
-  impl->strides = std::move(strides);
+  impl->sizes = sizes;
+  impl->strides = strides;
   impl->storage_offset = storage_offset;
   return Tensor(std::move(impl));
 }
@@ -150,14 +156,17 @@ void copy_bytes(const TensorImpl &dst, const TensorImpl &src, bool non_blocking)
   if (src.device.is_cpu()) {
     backend_of(dst.device).copy_from_host(to, dst.device.index(), from, nbytes, non_blocking);
   } else if (dst.device.is_cpu()) {
-    backend_of(src.device).copy_to_host(to, from, src.device.index(), nbytes);
+    // Asynchronous only into pinned memory: pageable memory may be paged out.
+    backend_of(src.device)
+        .copy_to_host(to, from, src.device.index(), nbytes,
+                      non_blocking && dst.storage->is_pinned());
   } else if (src.device.type() == dst.device.type()) {
     backend_of(src.device)
         .copy_between_devices(to, dst.device.index(), from, src.device.index(), nbytes);
   } else {
     // Different backends: through host memory.
     std::vector<char> staging(nbytes);
-    backend_of(src.device).copy_to_host(staging.data(), from, src.device.index(), nbytes);
+    backend_of(src.device).copy_to_host(staging.data(), from, src.device.index(), nbytes, false);
     backend_of(dst.device).copy_from_host(to, dst.device.index(), staging.data(), nbytes, false);
   }
 }
@@ -176,7 +185,14 @@ Tensor convert(std::string_view op, const Tensor &src, Device target, ScalarType
   // Convert on the side where the data is smaller.
   Tensor moving = element_size(dtype) < element_size(impl.dtype) ? cast(src, dtype) : src;
   moving = moving.contiguous();
-  Tensor moved = make_tensor(moving.sizes(), moving.dtype(), target);
+  // non_blocking to the host lands in pinned memory, as in libtorch, so that
+  // the copy can run asynchronously; its values are there after a
+  // synchronisation (pl::cuda::synchronize, Stream::synchronize). Not when
+  // the host must convert the values at once: that copy is synchronous.
+  const bool pinned_result =
+      non_blocking && target.is_cpu() && impl.device.is_cuda() && moving.dtype() == dtype;
+  Tensor moved = pinned_result ? make_pinned_tensor(moving.sizes(), moving.dtype(), loc)
+                               : make_tensor(moving.sizes(), moving.dtype(), target);
   copy_bytes(*moved.impl(), *moving.impl(), non_blocking);
   return cast(moved, dtype);
 }
@@ -234,7 +250,7 @@ void Tensor::read_item(void *dst, ScalarType as, SourceLocation loc) const {
     host = detail::make_tensor({}, impl.dtype, Device(kCPU));
     detail::backend_of(impl.device)
         .copy_to_host(host.data_ptr(), data_ptr(), impl.device.index(),
-                      pl::element_size(impl.dtype));
+                      pl::element_size(impl.dtype), /*non_blocking=*/false);
   }
   const Scalar value = detail::cpu_scalar_value(*host.impl());
   backend::visit_dtype(as, [&](auto tag) {
@@ -318,10 +334,13 @@ Tensor &Tensor::copy_(const Tensor &src, bool non_blocking, SourceLocation loc) 
     if (self.numel == 0)
       return;
     // Bring the source to this device (an explicit transfer), and never read
-    // from memory this copy writes.
+    // from memory this copy writes. The host kernel below reads the staged
+    // copy at once, so a copy to the host is synchronous here; to a device
+    // the kernel is queued after it.
     Tensor staged = src;
     if (source.device != self.device)
-      staged = detail::convert("copy_", src, self.device, source.dtype, non_blocking, false, loc);
+      staged = detail::convert("copy_", src, self.device, source.dtype,
+                               non_blocking && !self.device.is_cpu(), false, loc);
     else if (detail::shares_storage(self, source))
       staged = src.clone();
     detail::backend_of(self.device)

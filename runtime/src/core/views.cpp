@@ -39,11 +39,10 @@ std::vector<std::int64_t> infer_sizes(std::string_view op, IntArrayRef requested
 
 // PyTorch's computeStride: strides that view `old` as `sizes` without a
 // copy, or nothing when the memory layout does not allow it.
-std::optional<std::vector<std::int64_t>> view_strides(const TensorImpl &old,
-                                                      const std::vector<std::int64_t> &sizes) {
+std::optional<DimVector> view_strides(const TensorImpl &old, IntArrayRef sizes) {
   if (old.numel == 0)
     return detail::contiguous_strides(sizes);
-  std::vector<std::int64_t> strides(sizes.size());
+  DimVector strides(sizes.size(), 0);
   if (old.sizes.empty()) {
     std::fill(strides.begin(), strides.end(), 1);
     return strides;

@@ -3,6 +3,8 @@
 #include "cuda_error.h"
 #include "device_context.h"
 
+#include <pl/error.h>
+
 #include <cuda_runtime_api.h>
 
 namespace pl::cuda::detail {
@@ -16,16 +18,17 @@ CachingAllocator::DevicePool &CachingAllocator::pool(int device) {
   return *pools_[index];
 }
 
-void *CachingAllocator::allocate(int device, std::size_t bytes) {
+void *CachingAllocator::allocate(int device, std::size_t bytes, cudaStream_t stream) {
   const std::size_t size = size_class(bytes);
   std::lock_guard lock(mutex_);
   DevicePool &device_pool = pool(device);
   CachingAllocatorStats &stats = device_pool.stats;
 
-  if (auto bin = device_pool.free_blocks.find(size);
-      bin != device_pool.free_blocks.end() && !bin->second.empty()) {
+  SizeBins &bins = device_pool.free_blocks[stream];
+  if (auto bin = bins.find(size); bin != bins.end() && !bin->second.empty()) {
     void *ptr = bin->second.back();
     bin->second.pop_back();
+    device_pool.block_streams.emplace(ptr, stream);
     stats.allocated_bytes += size;
     return ptr;
   }
@@ -47,6 +50,7 @@ void *CachingAllocator::allocate(int device, std::size_t bytes) {
     }
   }
   PL_CUDA_CHECK(status);
+  device_pool.block_streams.emplace(ptr, stream);
   stats.allocated_bytes += size;
   stats.reserved_bytes += size;
   return ptr;
@@ -56,17 +60,23 @@ void CachingAllocator::deallocate(int device, void *ptr, std::size_t bytes) noex
   const std::size_t size = size_class(bytes);
   std::lock_guard lock(mutex_);
   DevicePool &device_pool = pool(device);
-  device_pool.free_blocks[size].push_back(ptr);
+  const auto owner = device_pool.block_streams.find(ptr);
+  PL_ASSERT(owner != device_pool.block_streams.end());
+  const cudaStream_t stream = owner->second;
+  device_pool.block_streams.erase(owner);
+  device_pool.free_blocks[stream][size].push_back(ptr);
   device_pool.stats.allocated_bytes -= size;
 }
 
 void CachingAllocator::release_cached(int device, DevicePool &device_pool) {
   DeviceGuard guard(device);
-  for (auto &[size, blocks] : device_pool.free_blocks) {
-    while (!blocks.empty()) {
-      PL_CUDA_CHECK(cudaFree(blocks.back()));
-      blocks.pop_back();
-      device_pool.stats.reserved_bytes -= size;
+  for (auto &[stream, bins] : device_pool.free_blocks) {
+    for (auto &[size, blocks] : bins) {
+      while (!blocks.empty()) {
+        PL_CUDA_CHECK(cudaFree(blocks.back()));
+        blocks.pop_back();
+        device_pool.stats.reserved_bytes -= size;
+      }
     }
   }
 }

@@ -1,13 +1,16 @@
 // Device memory with a cache in front of cudaMalloc, after PyTorch's
 // CUDACachingAllocator: cudaMalloc and cudaFree synchronise the device and
 // cost tens of microseconds, so freed blocks are kept per device in
-// size-class bins and handed out again. All work of this backend runs on each
-// device's legacy default stream, so a block freed by the host can be reused
-// at once: any kernel that touches its next owner is ordered after every
-// kernel that touched it before.
+// size-class bins and handed out again. As in PyTorch, a block belongs to
+// the stream it was allocated on, and a freed block is handed out again only
+// for that stream: work queued there later is ordered after every use of
+// the block by its previous owner, so a block freed by the host can be
+// reused at once. (Using a tensor on another stream than its own needs a
+// synchronisation before it is freed, as in libtorch.)
 #pragma once
 
 #include <bit>
+#include <cuda_runtime_api.h>
 #include <cstddef>
 #include <memory>
 #include <mutex>
@@ -41,8 +44,9 @@ public:
   // At least `bytes` on `device`. When cudaMalloc runs out of memory, every
   // cached block of that device goes back to the driver and the allocation
   // is tried once more; if that fails too, throws pl::AllocationError.
-  void *allocate(int device, std::size_t bytes);
-  // Puts a block back into its bin; `bytes` as passed to allocate().
+  // The block belongs to `stream` of `device`.
+  void *allocate(int device, std::size_t bytes, cudaStream_t stream);
+  // Puts a block back into its stream's bin; `bytes` as passed to allocate().
   void deallocate(int device, void *ptr, std::size_t bytes) noexcept;
   // Returns every cached (free) block of every device to the driver.
   void empty_cache();
@@ -50,8 +54,10 @@ public:
   CachingAllocatorStats stats(int device) const;
 
 private:
+  using SizeBins = std::unordered_map<std::size_t, std::vector<void *>>; // by size class
   struct DevicePool {
-    std::unordered_map<std::size_t, std::vector<void *>> free_blocks; // by size class
+    std::unordered_map<cudaStream_t, SizeBins> free_blocks;  // by owning stream
+    std::unordered_map<void *, cudaStream_t> block_streams; // blocks in use -> their stream
     CachingAllocatorStats stats;
   };
 

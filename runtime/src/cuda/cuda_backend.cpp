@@ -1,12 +1,14 @@
-// The CUDA backend: the caching allocator, transfers (pinned staging for
-// non_blocking host-to-device copies), the kernel table and cuBLAS gemm.
-// Every call makes its device current for its duration; all work runs on the
-// device's legacy default stream, so work on one device runs in call order.
+// The CUDA backend: the caching allocators (device memory, pinned host
+// memory), transfers, the kernel table, cuBLAS gemm and streams. Every call
+// makes its device current for its duration and queues its work on the
+// calling thread's current stream there (stream_pool.h), so work on one
+// stream runs in call order.
 #include "caching_allocator.h"
 #include "cuda_error.h"
 #include "device_context.h"
 #include "kernels.h"
-#include "pinned_staging.h"
+#include "pinned_host_allocator.h"
+#include "stream_pool.h"
 
 #include "core/builtin_backends.h"
 
@@ -21,13 +23,13 @@ namespace {
 
 using backend::GemmArgs;
 
-// The legacy default stream: implicitly ordered with all other work.
-constexpr cudaStream_t kStream = nullptr;
-
 // One cuBLAS handle per device, created on first use (it allocates device
 // workspace and takes milliseconds). Never destroyed: at exit the contexts
 // may already be gone, and cublasDestroy would fail (PyTorch leaks them too).
-cublasHandle_t cublas_handle_for(int device) {
+// A handle carries its stream, and threads may have different current
+// streams: run(handle) is called with the handle set to `stream` under a
+// lock held until cuBLAS has queued the work (it does not wait for it).
+template <class Run> void with_cublas(int device, cudaStream_t stream, Run &&run) {
   static std::mutex mutex;
   static auto *const handles = new std::vector<cublasHandle_t>();
   std::lock_guard lock(mutex);
@@ -37,12 +39,12 @@ cublasHandle_t cublas_handle_for(int device) {
   cublasHandle_t &handle = (*handles)[index];
   if (handle == nullptr) {
     PL_CUBLAS_CHECK(cublasCreate(&handle));
-    PL_CUBLAS_CHECK(cublasSetStream(handle, kStream));
     // No TF32 for float (that needs CUBLAS_TF32_TENSOR_OP_MATH), so results
     // agree with the CPU backend's within float rounding.
     PL_CUBLAS_CHECK(cublasSetMathMode(handle, CUBLAS_DEFAULT_MATH));
   }
-  return handle;
+  PL_CUBLAS_CHECK(cublasSetStream(handle, stream));
+  run(handle);
 }
 
 // cuBLAS rejects a leading dimension below the stored row length even when
@@ -88,7 +90,7 @@ template <class T> void run_gemm(cublasHandle_t handle, const GemmArgs &g) {
 class CudaBackend final : public backend::Backend {
 public:
   void *allocate(DeviceIndex device, std::size_t nbytes) override {
-    return caching_allocator().allocate(device, nbytes);
+    return caching_allocator().allocate(device, nbytes, detail::current_stream(device));
   }
 
   void deallocate(DeviceIndex device, void *ptr, std::size_t nbytes) noexcept override {
@@ -98,23 +100,36 @@ public:
   void copy_from_host(void *dst, DeviceIndex dst_device, const void *src, std::size_t nbytes,
                       bool non_blocking) override {
     DeviceGuard guard(dst_device);
+    const cudaStream_t stream = detail::current_stream(dst_device);
     if (!non_blocking) {
-      PL_CUDA_CHECK(cudaMemcpy(dst, src, nbytes, cudaMemcpyHostToDevice));
+      PL_CUDA_CHECK(cudaMemcpyAsync(dst, src, nbytes, cudaMemcpyHostToDevice, stream));
+      PL_CUDA_CHECK(cudaStreamSynchronize(stream));
       return;
     }
-    // The caller may reuse `src` as soon as this returns: copy it into a
-    // pinned buffer that stays reserved until the DMA from it has finished.
-    PinnedStagingPool &staging = pinned_staging_pool();
-    const PinnedBuffer buffer = staging.acquire(nbytes);
-    std::memcpy(buffer.data, src, nbytes);
-    PL_CUDA_CHECK(cudaMemcpyAsync(dst, buffer.data, nbytes, cudaMemcpyHostToDevice, kStream));
-    staging.release_after_queued_work(buffer, dst_device, kStream);
+    PinnedHostAllocator &pinned = pinned_host_allocator();
+    // From pinned memory: one asynchronous DMA, and the source block is not
+    // reused before it has finished (freeing the tensor at once is safe).
+    PL_CUDA_CHECK(cudaMemcpyAsync(dst, src, nbytes, cudaMemcpyHostToDevice, stream));
+    if (pinned.record_use(src, dst_device, stream))
+      return;
+    // Pageable memory: cudaMemcpyAsync copied it synchronously above (the
+    // copy engine cannot read pageable memory asynchronously), so `src` may
+    // be reused at once.
   }
 
-  void copy_to_host(void *dst, const void *src, DeviceIndex src_device,
-                    std::size_t nbytes) override {
+  void copy_to_host(void *dst, const void *src, DeviceIndex src_device, std::size_t nbytes,
+                    bool non_blocking) override {
     DeviceGuard guard(src_device);
-    PL_CUDA_CHECK(cudaMemcpy(dst, src, nbytes, cudaMemcpyDeviceToHost));
+    const cudaStream_t stream = detail::current_stream(src_device);
+    PL_CUDA_CHECK(cudaMemcpyAsync(dst, src, nbytes, cudaMemcpyDeviceToHost, stream));
+    if (non_blocking) {
+      // dst is pinned (the front end's contract): keep its block from being
+      // reused before the DMA into it has finished.
+      const bool pinned = pinned_host_allocator().record_use(dst, src_device, stream);
+      PL_ASSERT(pinned);
+      return;
+    }
+    PL_CUDA_CHECK(cudaStreamSynchronize(stream));
   }
 
   void copy_between_devices(void *dst, DeviceIndex dst_device, const void *src,
@@ -126,53 +141,90 @@ public:
 
   void fill(DeviceIndex device, const TensorArg &out, ScalarArg value) override {
     DeviceGuard guard(device);
-    launch_fill(out, value);
+    launch_fill(detail::current_stream(device), out, value);
   }
 
   void copy(DeviceIndex device, const TensorArg &out, const TensorArg &in) override {
     DeviceGuard guard(device);
-    launch_copy(out, in);
+    launch_copy(detail::current_stream(device), out, in);
   }
 
   void unary(DeviceIndex device, UnaryOp op, const TensorArg &out, const TensorArg &in) override {
     DeviceGuard guard(device);
-    launch_unary(op, out, in);
+    launch_unary(detail::current_stream(device), op, out, in);
   }
 
   void binary(DeviceIndex device, BinaryOp op, const TensorArg &out, const TensorArg &a,
               const TensorArg &b) override {
     DeviceGuard guard(device);
-    launch_binary(op, out, a, b);
+    launch_binary(detail::current_stream(device), op, out, a, b);
   }
 
   void binary_scalar(DeviceIndex device, BinaryOp op, const TensorArg &out, const TensorArg &a,
                      ScalarArg s, bool scalar_is_lhs) override {
     DeviceGuard guard(device);
-    launch_binary_scalar(op, out, a, s, scalar_is_lhs);
+    launch_binary_scalar(detail::current_stream(device), op, out, a, s, scalar_is_lhs);
   }
 
   void reduce(DeviceIndex device, ReduceOp op, const TensorArg &out, const TensorArg &in,
               std::uint32_t reduced_dims) override {
     DeviceGuard guard(device);
-    launch_reduce(device, op, out, in, reduced_dims);
+    launch_reduce(device, detail::current_stream(device), op, out, in, reduced_dims);
   }
 
   void gemm(DeviceIndex device, const GemmArgs &args) override {
     if (args.m == 0 || args.n == 0 || args.batch == 0)
       return;
     DeviceGuard guard(device);
+    const cudaStream_t stream = detail::current_stream(device);
     if (args.k == 0) {
       // An empty inner dimension: C is all zeros (C is contiguous).
       const std::size_t bytes =
           static_cast<std::size_t>(args.batch * args.m * args.n) * element_size(args.dtype);
-      PL_CUDA_CHECK(cudaMemsetAsync(args.c, 0, bytes, kStream));
+      PL_CUDA_CHECK(cudaMemsetAsync(args.c, 0, bytes, stream));
       return;
     }
-    cublasHandle_t handle = cublas_handle_for(device);
-    if (args.dtype == ScalarType::Double)
-      run_gemm<double>(handle, args);
-    else
-      run_gemm<float>(handle, args);
+    with_cublas(device, stream, [&](cublasHandle_t handle) {
+      if (args.dtype == ScalarType::Double)
+        run_gemm<double>(handle, args);
+      else
+        run_gemm<float>(handle, args);
+    });
+  }
+
+  void *allocate_pinned_host(std::size_t nbytes) override {
+    return pinned_host_allocator().allocate(nbytes);
+  }
+  void deallocate_pinned_host(void *ptr) noexcept override {
+    pinned_host_allocator().deallocate(ptr);
+  }
+
+  backend::StreamHandle current_stream(DeviceIndex device) override {
+    return detail::current_stream(device);
+  }
+  void set_current_stream(DeviceIndex device, backend::StreamHandle stream) override {
+    detail::set_current_stream(device, static_cast<cudaStream_t>(stream));
+  }
+  backend::StreamHandle stream_from_pool(DeviceIndex device, bool high_priority) override {
+    return detail::stream_from_pool(device, high_priority);
+  }
+  void synchronize_stream(DeviceIndex device, backend::StreamHandle stream) override {
+    DeviceGuard guard(device);
+    PL_CUDA_CHECK(cudaStreamSynchronize(static_cast<cudaStream_t>(stream)));
+  }
+  bool stream_idle(DeviceIndex device, backend::StreamHandle stream) override {
+    DeviceGuard guard(device);
+    const cudaError_t status = cudaStreamQuery(static_cast<cudaStream_t>(stream));
+    if (status == cudaErrorNotReady) {
+      (void)cudaGetLastError();
+      return false;
+    }
+    PL_CUDA_CHECK(status);
+    return true;
+  }
+  void synchronize_device(DeviceIndex device) override {
+    DeviceGuard guard(device);
+    PL_CUDA_CHECK(cudaDeviceSynchronize());
   }
 };
 

@@ -1,16 +1,21 @@
 // Sum, Mean, Max and ArgMax over any set of dimensions. The combine steps are
 // pl::functors' reductions (core/functors.h), the ones the CPU backend runs;
-// reduce_plan.cuh says which kernel reduces what.
+// reduce_plan.cuh says which kernel reduces what: one thread per output, or
+// one block per output (16-byte loads, warp-shuffle merges), split into
+// chunks merged by a second kernel when there are too few outputs.
 #include "caching_allocator.h"
 #include "cuda_error.h"
 #include "kernels.h"
 #include "reduce_plan.cuh"
 #include "strided_layout.cuh"
+#include "vector_pack.cuh"
 
 #include "core/dispatch.h"
 #include "core/functors.h"
 
 #include <cmath>
+#include <cstring>
+#include <optional>
 
 namespace pl::cuda::detail {
 namespace {
@@ -74,52 +79,154 @@ template <class T> struct ArgMaxPolicy {
   __device__ static Out finish(State s, std::int64_t) { return s.index; }
 };
 
+// The offset of reduced element r from its output's base: one multiply when
+// the reduced dimensions collapse to one (the usual case), the general
+// division-based walk otherwise. The branch is uniform across the grid.
+__device__ inline std::int64_t reduced_offset_of(const ReduceLayout &layout, std::int64_t r) {
+  if (layout.reduced.dim <= 1)
+    return layout.reduced.dim == 0 ? 0 : r * layout.reduced.strides[0][0];
+  return layout.reduced_offset(r);
+}
+
+// One thread per output (short extents and column reductions, where
+// neighbouring threads read neighbouring elements): thread x of block
+// (bx, y) reduces chunk y of its output. With one chunk it writes the output;
+// otherwise its state goes to partials[o * gridDim.y + y].
 template <class Policy, class T>
-__global__ void reduce_sequential(ReduceLayout layout, const T *in, typename Policy::Out *out) {
+__global__ void reduce_per_thread(ReduceLayout layout, const T *in, typename Policy::Out *out,
+                                  typename Policy::State *partials, std::int64_t chunk) {
   const std::int64_t num_out = layout.num_outputs, extent = layout.extent;
+  const std::int64_t begin = std::int64_t{blockIdx.y} * chunk;
+  const std::int64_t end = begin + chunk < extent ? begin + chunk : extent;
   const std::int64_t stride = std::int64_t{gridDim.x} * blockDim.x;
   for (std::int64_t o = std::int64_t{blockIdx.x} * blockDim.x + threadIdx.x; o < num_out;
        o += stride) {
     std::int64_t in_base, out_offset;
     layout.output_offsets(o, in_base, out_offset);
     typename Policy::State s = Policy::empty();
-    for (std::int64_t r = 0; r < extent; ++r)
-      s = Policy::add(s, in[in_base + layout.reduced_offset(r)], r);
-    out[out_offset] = Policy::finish(s, extent);
+    for (std::int64_t r = begin; r < end; ++r)
+      s = Policy::add(s, in[in_base + reduced_offset_of(layout, r)], r);
+    if (gridDim.y == 1)
+      out[out_offset] = Policy::finish(s, extent);
+    else
+      partials[o * gridDim.y + blockIdx.y] = s;
   }
 }
 
-// Merges the block's states in shared memory; thread 0 gets the result.
+// A state moved between lanes as 32-bit words (State is a value, or a value
+// and an index).
+template <class State> __device__ State shuffle_down(const State &s, unsigned delta) {
+  constexpr int kWords = static_cast<int>((sizeof(State) + 3) / 4);
+  unsigned words[kWords] = {};
+  memcpy(words, &s, sizeof(State));
+#pragma unroll
+  for (int i = 0; i < kWords; ++i)
+    words[i] = __shfl_down_sync(0xffffffffu, words[i], delta);
+  State moved;
+  memcpy(&moved, words, sizeof(State));
+  return moved;
+}
+
+// Lane 0 gets the merge of the warp's 32 states.
+template <class Policy>
+__device__ typename Policy::State warp_merge(typename Policy::State s) {
+#pragma unroll
+  for (unsigned delta = 16; delta > 0; delta /= 2)
+    s = Policy::merge(s, shuffle_down(s, delta));
+  return s;
+}
+
+constexpr unsigned kWarpsPerBlock = kThreadsPerBlock / 32;
+// Packs each thread loads before adding them up.
+constexpr int kUnroll = 4;
+
+// Thread 0 gets the merge of the block's states: shuffles within each warp,
+// then the first warp merges the warps' results. `shared` holds one state a
+// warp; every thread of the block must call this.
 template <class Policy>
 __device__ typename Policy::State block_merge(typename Policy::State *shared,
                                               typename Policy::State s) {
-  shared[threadIdx.x] = s;
+  const unsigned lane = threadIdx.x % 32, warp = threadIdx.x / 32;
+  s = warp_merge<Policy>(s);
+  if (lane == 0)
+    shared[warp] = s;
   __syncthreads();
-  for (unsigned width = blockDim.x / 2; width > 0; width /= 2) {
-    if (threadIdx.x < width)
-      shared[threadIdx.x] = Policy::merge(shared[threadIdx.x], shared[threadIdx.x + width]);
-    __syncthreads();
+  if (warp == 0) {
+    s = lane < blockDim.x / 32 ? shared[lane] : Policy::empty();
+    s = warp_merge<Policy>(s);
   }
-  const typename Policy::State result = shared[0];
   __syncthreads(); // the next output reuses `shared`
-  return result;
+  return s;
 }
 
-// Block (x, y) reduces chunk y of output x. With one chunk it writes the
-// output; otherwise it writes its state to partials[x * gridDim.y + y].
-template <class Policy, class T>
+// The state of lane `lane` of `lanes` over [begin, end) of the range whose
+// first element is at in_base: elements lane, lane + lanes, ... or, with
+// W > 1 (the range contiguous, begin and in_base on pack boundaries), packs
+// of W, kUnroll of them loaded before their values are added (in index
+// order, as ArgMax needs), then the last (end - begin) % W one at a time.
+template <class Policy, class T, int W>
+__device__ typename Policy::State accumulate(const ReduceLayout &layout, const T *in,
+                                             std::int64_t in_base, std::int64_t begin,
+                                             std::int64_t end, unsigned lane, unsigned lanes) {
+  typename Policy::State s = Policy::empty();
+  std::int64_t scalar_begin = begin;
+  if constexpr (W > 1) {
+    const T *row = in + in_base;
+    const std::int64_t packs_end = end > begin ? begin + (end - begin) / W * W : begin;
+    const std::int64_t step = std::int64_t{lanes} * W;
+    for (std::int64_t r = begin + std::int64_t{lane} * W; r < packs_end; r += kUnroll * step) {
+      Pack<T, W> packs[kUnroll];
+#pragma unroll
+      for (int k = 0; k < kUnroll; ++k)
+        if (r + k * step < packs_end)
+          packs[k] = *reinterpret_cast<const Pack<T, W> *>(row + r + k * step);
+#pragma unroll
+      for (int k = 0; k < kUnroll; ++k)
+        if (r + k * step < packs_end)
+#pragma unroll
+          for (int j = 0; j < W; ++j)
+            s = Policy::add(s, packs[k].value[j], r + k * step + j);
+    }
+    scalar_begin = packs_end;
+  }
+  for (std::int64_t r = scalar_begin + lane; r < end; r += lanes)
+    s = Policy::add(s, in[in_base + reduced_offset_of(layout, r)], r);
+  return s;
+}
+
+// One warp per output (ranges of up to kWarpReduceLimit, where a block per
+// output would leave most of its threads idle): no barrier, the merge is
+// five shuffles.
+template <class Policy, class T, int W>
+__global__ void reduce_warps(ReduceLayout layout, const T *in, typename Policy::Out *out) {
+  const unsigned lane = threadIdx.x % 32;
+  const std::int64_t warps = std::int64_t{gridDim.x} * kWarpsPerBlock;
+  for (std::int64_t o = std::int64_t{blockIdx.x} * kWarpsPerBlock + threadIdx.x / 32;
+       o < layout.num_outputs; o += warps) {
+    std::int64_t in_base, out_offset;
+    layout.output_offsets(o, in_base, out_offset);
+    const typename Policy::State s = warp_merge<Policy>(
+        accumulate<Policy, T, W>(layout, in, in_base, 0, layout.extent, lane, 32));
+    if (lane == 0)
+      out[out_offset] = Policy::finish(s, layout.extent);
+  }
+}
+
+// Block (x, y) reduces chunk y of output x (W as in accumulate; the host
+// checks that every chunk starts on a pack boundary). With one chunk it
+// writes the output; otherwise its state goes to partials[x * gridDim.y + y].
+template <class Policy, class T, int W>
 __global__ void reduce_blocks(ReduceLayout layout, const T *in, typename Policy::Out *out,
                               typename Policy::State *partials, std::int64_t chunk) {
-  __shared__ typename Policy::State shared[kThreadsPerBlock];
+  __shared__ typename Policy::State shared[kWarpsPerBlock];
   const std::int64_t num_out = layout.num_outputs, extent = layout.extent;
   const std::int64_t begin = std::int64_t{blockIdx.y} * chunk;
   const std::int64_t end = begin + chunk < extent ? begin + chunk : extent;
   for (std::int64_t o = blockIdx.x; o < num_out; o += gridDim.x) {
     std::int64_t in_base, out_offset;
     layout.output_offsets(o, in_base, out_offset);
-    typename Policy::State s = Policy::empty();
-    for (std::int64_t r = begin + threadIdx.x; r < end; r += blockDim.x)
-      s = Policy::add(s, in[in_base + layout.reduced_offset(r)], r);
+    typename Policy::State s =
+        accumulate<Policy, T, W>(layout, in, in_base, begin, end, threadIdx.x, blockDim.x);
     s = block_merge<Policy>(shared, s);
     if (threadIdx.x == 0) {
       if (gridDim.y == 1)
@@ -133,7 +240,7 @@ __global__ void reduce_blocks(ReduceLayout layout, const T *in, typename Policy:
 template <class Policy>
 __global__ void merge_partials(ReduceLayout layout, const typename Policy::State *partials,
                                unsigned splits, typename Policy::Out *out) {
-  __shared__ typename Policy::State shared[kThreadsPerBlock];
+  __shared__ typename Policy::State shared[kWarpsPerBlock];
   for (std::int64_t o = blockIdx.x; o < layout.num_outputs; o += gridDim.x) {
     typename Policy::State s = Policy::empty();
     for (unsigned i = threadIdx.x; i < splits; i += blockDim.x)
@@ -152,8 +259,9 @@ __global__ void merge_partials(ReduceLayout layout, const typename Policy::State
 // reused by work queued later on the same stream.
 class ScratchBuffer {
 public:
-  ScratchBuffer(int device, std::size_t bytes)
-      : device_(device), bytes_(bytes), data_(caching_allocator().allocate(device, bytes)) {}
+  ScratchBuffer(int device, cudaStream_t stream, std::size_t bytes)
+      : device_(device), bytes_(bytes),
+        data_(caching_allocator().allocate(device, bytes, stream)) {}
   ~ScratchBuffer() { caching_allocator().deallocate(device_, data_, bytes_); }
   ScratchBuffer(const ScratchBuffer &) = delete;
   ScratchBuffer &operator=(const ScratchBuffer &) = delete;
@@ -165,59 +273,113 @@ private:
   void *data_;
 };
 
+// Whether each output's reduced range is contiguous and starts on a pack
+// boundary, so that the warp and block kernels may read it W elements at a
+// time (a split range also needs chunk to be a multiple of W).
+template <class T> bool ranges_pack_aligned(const ReduceLayout &layout, const T *in) {
+  constexpr int kWidth = kPackWidth<T>;
+  if (!pack_aligned(in))
+    return false;
+  if (layout.reduced.dim > 1 || (layout.reduced.dim == 1 && layout.reduced.strides[0][0] != 1))
+    return false;
+  for (int d = 0; d < layout.kept.dim; ++d)
+    if (layout.kept.strides[0][d] % kWidth != 0)
+      return false;
+  return true;
+}
+
+// What keeps `device` busy, from its SM count and threads per SM (cheap
+// attribute queries, no synchronisation).
+ReduceTargets targets_of(int device) {
+  int sm_count = 0, threads_per_sm = 0;
+  PL_CUDA_CHECK(cudaDeviceGetAttribute(&sm_count, cudaDevAttrMultiProcessorCount, device));
+  PL_CUDA_CHECK(
+      cudaDeviceGetAttribute(&threads_per_sm, cudaDevAttrMaxThreadsPerMultiProcessor, device));
+  return ReduceTargets::of(sm_count, threads_per_sm);
+}
+
 template <class Policy, class T>
-void run_reduce(int device, const TensorArg &out, const TensorArg &in, std::uint32_t reduced_dims) {
+void run_reduce(int device, cudaStream_t stream, const TensorArg &out, const TensorArg &in,
+                std::uint32_t reduced_dims) {
   const ReduceLayout layout = make_reduce_layout(out, in, reduced_dims);
   const std::int64_t num_out = layout.num_outputs;
   const auto *in_data = static_cast<const T *>(in.data);
   auto *out_data = static_cast<typename Policy::Out *>(out.data);
   if (num_out == 0)
     return;
-  const ReducePlan plan = plan_reduction(num_out, layout.extent);
-
-  if (plan.sequential) {
-    reduce_sequential<Policy, T>
-        <<<blocks_for(num_out), kThreadsPerBlock>>>(layout, in_data, out_data);
-    PL_CUDA_CHECK_LAUNCH();
-    return;
-  }
-  const auto out_blocks = static_cast<unsigned>(num_out < kMaxBlocks ? num_out : kMaxBlocks);
+  ReducePlan plan =
+      plan_reduction(num_out, layout.extent, is_column_reduction(layout), targets_of(device));
+  constexpr int kWidth = kPackWidth<T>;
+  // Chunks of a split range start on pack boundaries (a last chunk may end
+  // up empty; its empty state merges away).
+  if (plan.kernel == ReduceKernel::PerBlock && plan.splits > 1)
+    plan.chunk = (plan.chunk + kWidth - 1) / kWidth * kWidth;
+  const bool packed = ranges_pack_aligned(layout, in_data);
   const auto splits = static_cast<unsigned>(plan.splits);
-  if (splits == 1) {
-    reduce_blocks<Policy, T>
-        <<<dim3(out_blocks, 1), kThreadsPerBlock>>>(layout, in_data, out_data, nullptr, plan.chunk);
-    PL_CUDA_CHECK_LAUNCH();
-    return;
-  }
   using State = typename Policy::State;
-  ScratchBuffer partials(device, static_cast<std::size_t>(num_out) * splits * sizeof(State));
-  auto *partial_data = static_cast<State *>(partials.data());
-  reduce_blocks<Policy, T><<<dim3(out_blocks, splits), kThreadsPerBlock>>>(
-      layout, in_data, out_data, partial_data, plan.chunk);
+  std::optional<ScratchBuffer> partials;
+  State *partial_data = nullptr;
+  if (splits > 1) {
+    partials.emplace(device, stream, static_cast<std::size_t>(num_out) * splits * sizeof(State));
+    partial_data = static_cast<State *>(partials->data());
+  }
+
+  switch (plan.kernel) {
+  case ReduceKernel::PerThread: {
+    const dim3 grid(blocks_for(num_out), splits);
+    reduce_per_thread<Policy, T><<<grid, kThreadsPerBlock, 0, stream>>>(layout, in_data, out_data,
+                                                                       partial_data, plan.chunk);
+    break;
+  }
+  case ReduceKernel::PerWarp: {
+    const std::int64_t blocks = (num_out + kWarpsPerBlock - 1) / kWarpsPerBlock;
+    const auto grid = static_cast<unsigned>(blocks < kMaxBlocks ? blocks : kMaxBlocks);
+    if (packed)
+      reduce_warps<Policy, T, kWidth>
+          <<<grid, kThreadsPerBlock, 0, stream>>>(layout, in_data, out_data);
+    else
+      reduce_warps<Policy, T, 1><<<grid, kThreadsPerBlock, 0, stream>>>(layout, in_data, out_data);
+    break;
+  }
+  case ReduceKernel::PerBlock: {
+    const dim3 grid(static_cast<unsigned>(num_out < kMaxBlocks ? num_out : kMaxBlocks), splits);
+    if (packed)
+      reduce_blocks<Policy, T, kWidth><<<grid, kThreadsPerBlock, 0, stream>>>(
+          layout, in_data, out_data, partial_data, plan.chunk);
+    else
+      reduce_blocks<Policy, T, 1><<<grid, kThreadsPerBlock, 0, stream>>>(
+          layout, in_data, out_data, partial_data, plan.chunk);
+    break;
+  }
+  }
   PL_CUDA_CHECK_LAUNCH();
-  merge_partials<Policy><<<out_blocks, kThreadsPerBlock>>>(layout, partial_data, splits, out_data);
-  PL_CUDA_CHECK_LAUNCH();
+  if (splits > 1) {
+    const auto merge_blocks = static_cast<unsigned>(num_out < kMaxBlocks ? num_out : kMaxBlocks);
+    merge_partials<Policy>
+        <<<merge_blocks, kThreadsPerBlock, 0, stream>>>(layout, partial_data, splits, out_data);
+    PL_CUDA_CHECK_LAUNCH();
+  }
 }
 
 } // namespace
 
-void launch_reduce(int device, ReduceOp op, const TensorArg &out, const TensorArg &in,
-                   std::uint32_t reduced_dims) {
+void launch_reduce(int device, cudaStream_t stream, ReduceOp op, const TensorArg &out,
+                   const TensorArg &in, std::uint32_t reduced_dims) {
   backend::visit_dtype(in.dtype, [&](auto tag) {
     using T = decltype(tag);
     switch (op) {
     case ReduceOp::Sum:
       if constexpr (!std::is_same_v<T, bool>)
-        return run_reduce<SumPolicy<T>, T>(device, out, in, reduced_dims);
+        return run_reduce<SumPolicy<T>, T>(device, stream, out, in, reduced_dims);
       break;
     case ReduceOp::Mean:
       if constexpr (std::is_floating_point_v<T>)
-        return run_reduce<MeanPolicy<T>, T>(device, out, in, reduced_dims);
+        return run_reduce<MeanPolicy<T>, T>(device, stream, out, in, reduced_dims);
       break;
     case ReduceOp::Max:
-      return run_reduce<MaxPolicy<T>, T>(device, out, in, reduced_dims);
+      return run_reduce<MaxPolicy<T>, T>(device, stream, out, in, reduced_dims);
     case ReduceOp::ArgMax:
-      return run_reduce<ArgMaxPolicy<T>, T>(device, out, in, reduced_dims);
+      return run_reduce<ArgMaxPolicy<T>, T>(device, stream, out, in, reduced_dims);
     }
     PL_ASSERT(false && "reduction dispatched for a dtype the front end rejects");
   });

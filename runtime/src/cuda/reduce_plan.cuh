@@ -2,11 +2,14 @@
 // side (index arithmetic, the choice of kernel and the split) is testable
 // without a GPU.
 //
-// Each output element reduces `extent` input elements. Short extents run one
-// thread per output, in index order. Otherwise one block per output reduces
-// with a tree in shared memory; when there are too few outputs to fill the
-// GPU, the extent is also split into chunks reduced by separate blocks
-// (grid.y) whose partial states a second kernel merges.
+// Each output element reduces `extent` input elements. Short extents, and
+// column reductions (outputs next to each other in the input, the reduced
+// dimensions outside them), run one thread per output: a warp then reads 32
+// neighbouring elements per step. Ranges up to kWarpReduceLimit run one warp
+// per output; longer ones one block per output. Both read 16 bytes a load
+// where the ranges are contiguous and aligned, and merge with warp shuffles.
+// When that leaves the GPU short of work, the extent is also split into
+// chunks (grid.y) whose partial states a second, small kernel merges.
 #pragma once
 
 #include "strided_layout.cuh"
@@ -63,28 +66,69 @@ inline ReduceLayout make_reduce_layout(const backend::TensorArg &out, const back
   return layout;
 }
 
+// Whether the outputs are consecutive in the input while the reduced range
+// is not: an outer-dimension ("column") reduction. One block per output would
+// have each warp load touch 32 rows; one thread per output reads them
+// coalesced.
+inline bool is_column_reduction(const ReduceLayout &layout) {
+  const bool outputs_adjacent =
+      layout.kept.dim > 0 && layout.kept.strides[0][layout.kept.dim - 1] == 1;
+  const bool reduced_contiguous = layout.reduced.dim == 1 && layout.reduced.strides[0][0] == 1;
+  return outputs_adjacent && !reduced_contiguous;
+}
+
+enum class ReduceKernel : std::uint8_t { PerThread, PerWarp, PerBlock };
+
 struct ReducePlan {
-  bool sequential;     // one thread per output
+  ReduceKernel kernel; // who reduces one output (or one chunk of it)
   std::int64_t splits; // chunks per output (grid.y); 1 = no merge kernel
   std::int64_t chunk;  // elements per chunk; chunk * splits >= extent
 };
 
 inline constexpr std::int64_t kSequentialReduceLimit = 32;
-// A chunk of a split reduction covers at least this many elements.
-inline constexpr std::int64_t kElementsPerReduceBlock = 8192;
-// Split reductions aim at this many blocks in all.
-inline constexpr std::int64_t kTargetReduceBlocks = 2048;
+// Ranges up to this long are reduced by one warp each (many short rows).
+inline constexpr std::int64_t kWarpReduceLimit = 1024;
+// Each thread of a column reduction walks at least this many rows.
+inline constexpr std::int64_t kMinRowsPerThread = 16;
+// A chunk of a split block reduction covers at least this many elements
+// (16 per thread: one unrolled step of four 16-byte loads for floats).
+inline constexpr std::int64_t kElementsPerReduceBlock = 4096;
 inline constexpr std::int64_t kMaxGridY = 65535;
 
-inline ReducePlan plan_reduction(std::int64_t num_outputs, std::int64_t extent) {
+// How much parallel work keeps the device busy: enough blocks for a few
+// waves, enough threads to fill every SM (ReduceTargets::of_device).
+struct ReduceTargets {
+  std::int64_t blocks;
+  std::int64_t threads;
+
+  // sm_count SMs of max_threads_per_sm threads: four waves of blocks of
+  // kThreadsPerBlock, so that the last wave's tail is a small part.
+  static ReduceTargets of(std::int64_t sm_count, std::int64_t max_threads_per_sm) {
+    const std::int64_t threads = sm_count * max_threads_per_sm;
+    return {4 * threads / kThreadsPerBlock, threads};
+  }
+};
+
+inline ReducePlan plan_reduction(std::int64_t num_outputs, std::int64_t extent, bool columns,
+                                 const ReduceTargets &targets) {
   if (extent <= kSequentialReduceLimit)
-    return {true, 1, extent};
+    return {ReduceKernel::PerThread, 1, extent};
+  if (columns) {
+    std::int64_t splits = (targets.threads + num_outputs - 1) / num_outputs;
+    const std::int64_t most = (extent + kMinRowsPerThread - 1) / kMinRowsPerThread;
+    splits = splits < most ? splits : most;
+    splits = splits < kMaxGridY ? splits : kMaxGridY;
+    const std::int64_t chunk = (extent + splits - 1) / splits;
+    return {ReduceKernel::PerThread, (extent + chunk - 1) / chunk, chunk}; // no empty chunk
+  }
+  if (extent <= kWarpReduceLimit)
+    return {ReduceKernel::PerWarp, 1, extent};
   std::int64_t splits = (extent + kElementsPerReduceBlock - 1) / kElementsPerReduceBlock;
   const std::int64_t blocks_per_output =
-      num_outputs >= kTargetReduceBlocks ? 1 : kTargetReduceBlocks / num_outputs;
+      num_outputs >= targets.blocks ? 1 : targets.blocks / num_outputs;
   splits = splits < blocks_per_output ? splits : blocks_per_output;
   splits = splits < kMaxGridY ? splits : kMaxGridY;
-  return {false, splits, (extent + splits - 1) / splits};
+  return {ReduceKernel::PerBlock, splits, (extent + splits - 1) / splits};
 }
 
 } // namespace pl::cuda::detail

@@ -32,7 +32,7 @@ CachingHostAllocator::~CachingHostAllocator() { empty_cache(); }
 std::size_t CachingHostAllocator::round_size(std::size_t nbytes) noexcept {
   // Small blocks in 512-byte steps, large ones in 64 KiB steps: few size
   // classes, little waste.
-  const std::size_t step = nbytes < (std::size_t{1} << 20) ? 512 : (std::size_t{1} << 16);
+  const std::size_t step = nbytes < (std::size_t{1} << 20) ? kSmallStep : (std::size_t{1} << 16);
   return (nbytes + step - 1) / step * step;
 }
 

@@ -25,6 +25,8 @@ public:
   };
 
   static constexpr std::size_t kAlignment = 64;
+  // Blocks under 1 MiB come in multiples of this (larger ones of 64 KiB).
+  static constexpr std::size_t kSmallStep = 512;
 
   // device_name appears in allocation errors ("cpu", "sim:1").
   CachingHostAllocator(std::string device_name, std::size_t max_cached_bytes);

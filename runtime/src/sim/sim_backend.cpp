@@ -58,7 +58,7 @@ public:
     stats_.host_to_device_bytes += nbytes;
     ++stats_.host_to_device_copies;
   }
-  void copy_to_host(void *dst, const void *src, DeviceIndex, std::size_t nbytes) override {
+  void copy_to_host(void *dst, const void *src, DeviceIndex, std::size_t nbytes, bool) override {
     std::memcpy(dst, src, nbytes);
     stats_.device_to_host_bytes += nbytes;
     ++stats_.device_to_host_copies;
