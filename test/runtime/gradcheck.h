@@ -17,21 +17,6 @@ struct GradcheckInput {
   std::vector<std::int64_t> shape;
 };
 
-// cpu, sim and cuda:0: a fixture skips cuda where no GPU is available.
-inline std::vector<pl::Device> devices_with_cuda() {
-  std::vector<pl::Device> all = devices();
-  all.push_back(pl::Device("cuda:0"));
-  return all;
-}
-
-class OnDeviceOrCuda : public OnDevice {
-protected:
-  void SetUp() override {
-    if (device().is_cuda() && !pl::cuda::is_available())
-      GTEST_SKIP() << "no CUDA GPU is available (pl::cuda::is_available() is false)";
-  }
-};
-
 using Function = std::function<pl::Tensor(const std::vector<pl::Tensor> &)>;
 
 inline pl::Tensor double_tensor(const std::vector<double> &values,

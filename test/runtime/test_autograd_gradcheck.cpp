@@ -29,7 +29,7 @@ GradcheckInput signed_away_from_zero(std::vector<std::int64_t> shape, unsigned s
   return in;
 }
 
-class Gradcheck : public pl_test::OnDeviceOrCuda {};
+class Gradcheck : public pl_test::OnDevice {};
 
 TEST_P(Gradcheck, BinaryOpsWithBroadcasting) {
   const auto a = input({2, 1, 3});
@@ -174,7 +174,7 @@ TEST_P(Gradcheck, AModel) {
       device());
 }
 
-INSTANTIATE_TEST_SUITE_P(Devices, Gradcheck, ::testing::ValuesIn(pl_test::devices_with_cuda()),
+INSTANTIATE_TEST_SUITE_P(Devices, Gradcheck, ::testing::ValuesIn(pl_test::devices()),
                          pl_test::device_name);
 
 } // namespace
