@@ -12,7 +12,8 @@
 //   Calls.cpp        free functions: the API model's, std's, the unit's
 //   Lists.cpp        lists of tensors, and cat / stack over them
 //   Operations.cpp   operations combining tensors, and PyTorch's device rule
-//   CudaGuards.cpp   where CUDA is asked for, and which availability checks guard it
+//   CudaGuards.cpp   where CUDA is asked for, and how many devices the checks
+//                    on the way ensure (AvailabilityGuards, CallerGuards)
 // What it finds goes to FunctionFacts; rules/ turn that into findings.
 #pragma once
 
