@@ -3,11 +3,10 @@
 // cached in power-of-two size classes. A block that a queued copy reads or
 // writes carries an event recorded after that copy (record_use); when freed,
 // it is handed out again only once all its events have completed, so freeing
-// a pinned tensor, or a staging buffer, right after queuing a copy is safe.
+// a pinned tensor right after queuing a copy is safe.
 //
-// Serves pinned tensors (Tensor::pin_memory, pinned_memory(true), the
-// results of non_blocking device-to-host copies) and the staging buffers of
-// non_blocking copies from pageable memory.
+// Serves pinned tensors: Tensor::pin_memory, pinned_memory(true), and the
+// results of non_blocking device-to-host copies.
 #pragma once
 
 #include <cstddef>
