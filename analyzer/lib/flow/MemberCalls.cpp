@@ -90,7 +90,7 @@ ValueFact DeviceFlow::evaluateOptionsMethod(const CXXMemberCallExpr &Call, Strin
   if (Kind == CallKind::OptionsBuilder) {
     ValueFact Options = factOf(Object);
     if (Name == "requires_grad")
-      Options.RequiresGrad = isTrueOrDefault(llvm::SmallVector<const Expr *, 1>(Call.arguments()));
+      Options.RequiresGrad = isTrueOrDefault(llvm::ArrayRef(Call.getArgs(), Call.getNumArgs()));
     return Options;
   }
   if (Kind != CallKind::OptionsDevice)
@@ -113,7 +113,7 @@ ValueFact DeviceFlow::evaluateTensorMethod(const CXXMemberCallExpr &Call, String
     // In place: the tensor (and the variable naming it) now requires grad;
     // a non-leaf stays one.
     ValueFact Marked = factOf(Object);
-    Marked.RequiresGrad = isTrueOrDefault(llvm::SmallVector<const Expr *, 1>(Call.arguments()));
+    Marked.RequiresGrad = isTrueOrDefault(llvm::ArrayRef(Call.getArgs(), Call.getNumArgs()));
     if (const ValueDecl *Var = trackedDecl(Object))
       assign(*Var, Marked, nullptr, Call.getExprLoc());
     return Marked;

@@ -106,12 +106,25 @@ ValueFact DeviceFlow::combine(const Expr &Call, llvm::ArrayRef<Operand> Operands
   return resultOf(Call, Devices, Dim.value_or(ZeroDim::Unknown));
 }
 
-void FunctionFacts::record(Operation Op) {
-  auto [It, Inserted] = OperationIndex.try_emplace(Op.Call, Operations.size());
+namespace {
+
+// One record per key: the first visit appends it, later visits (the fixed
+// point's iterations) replace it, so the converged one remains in place.
+template <class Key, class Record>
+void keepLatest(std::vector<Record> &Records, llvm::DenseMap<Key, unsigned> &Index,
+                const Key &At, Record New) {
+  auto [It, Inserted] = Index.try_emplace(At, Records.size());
   if (Inserted)
-    Operations.push_back(std::move(Op));
+    Records.push_back(std::move(New));
   else
-    Operations[It->second] = std::move(Op);
+    Records[It->second] = std::move(New);
+}
+
+} // namespace
+
+void FunctionFacts::record(Operation Op) {
+  const Expr *At = Op.Call;
+  keepLatest(Operations, OperationIndex, At, std::move(Op));
 }
 
 void FunctionFacts::recordLambdaCall(const FunctionDecl &CallOperator,
@@ -144,20 +157,13 @@ void FunctionFacts::setCudaGuards(
 }
 
 void FunctionFacts::record(ParameterUse Use) {
-  auto [It, Inserted] =
-      ParameterUseIndex.try_emplace({Use.Where, Use.Tensor}, ParameterUses.size());
-  if (Inserted)
-    ParameterUses.push_back(std::move(Use));
-  else
-    ParameterUses[It->second] = std::move(Use);
+  std::pair<const Expr *, const Expr *> At{Use.Where, Use.Tensor};
+  keepLatest(ParameterUses, ParameterUseIndex, At, std::move(Use));
 }
 
 void FunctionFacts::record(Transfer T) {
-  auto [It, Inserted] = TransferIndex.try_emplace(T.Call, Transfers.size());
-  if (Inserted)
-    Transfers.push_back(std::move(T));
-  else
-    Transfers[It->second] = std::move(T);
+  const Expr *At = T.Call;
+  keepLatest(Transfers, TransferIndex, At, std::move(T));
 }
 
 } // namespace placelint::analysis
