@@ -26,10 +26,8 @@ void CreateThenMoveCheck::report(const RecordedFindings &Findings) {
                 "iteration; create it there";
       {
         // One diagnostic in flight at a time: the warning is emitted here.
-        bool TakesDevice = F.ChainedOptions &&
-                           F.ChainedOptions->getMethodDecl()->getName() == "device";
         auto Diag = Check.diag(F.Move->getExprLoc(), Format)
-                    << Factory << devices(F.Target) << TakesDevice;
+                    << Factory << devices(F.Target) << F.ChainedReadsDevice;
         addFix(Diag, F);
       }
       if (F.Factory != F.Receiver->IgnoreParenImpCasts())
@@ -46,9 +44,8 @@ void CreateThenMoveCheck::report(const RecordedFindings &Findings) {
         return;
       if (F.ChainedOptions) {
         // `zeros({1}).to(device).options()`: the options, without the tensor.
-        StringRef Read = F.ChainedOptions->getMethodDecl()->getName();
         std::string Replacement =
-            Read == "device" ? New->Api + "::Device(" + New->Device + ")"
+            F.ChainedReadsDevice ? New->Api + "::Device(" + New->Device + ")"
                              : New->Api + "::TensorOptions(" + New->Options + ").device(" +
                                    New->Device + ")" + New->Extra;
         if (F.ChainedOptions->getEndLoc().isFileID())
@@ -61,6 +58,17 @@ void CreateThenMoveCheck::report(const RecordedFindings &Findings) {
       CharSourceRange MoveRange = CharSourceRange::getTokenRange(F.Move->getSourceRange());
       if (F.Factory == F.Receiver->IgnoreParenImpCasts()) {
         Diag << FixItHint::CreateReplacement(MoveRange, New->Factory);
+        return;
+      }
+      // Chained through conversions (`ones({3}).unsqueeze(0).to(d)`): the
+      // conversions stay, on a tensor made on the device.
+      if (!isa<DeclRefExpr>(F.Receiver->IgnoreParenImpCasts())) {
+        std::string Chain = Check.text(F.Receiver);
+        std::string Made = Check.text(F.Factory);
+        if (Made.empty() || Chain.compare(0, Made.size(), Made) != 0)
+          return;
+        Diag << FixItHint::CreateReplacement(MoveRange,
+                                             New->Factory + Chain.substr(Made.size()));
         return;
       }
       // Through a variable: create it on the device, and use it as it is.

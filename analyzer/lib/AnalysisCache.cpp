@@ -3,26 +3,18 @@
 namespace placelint::analysis {
 
 void RecordedFindings::replay(FindingsHandler &Handler) const {
-  for (const auto &[Finding, Definite] : Mixed) {
-    if (Definite)
-      Handler.onMixedDevice(Finding);
-    else
-      Handler.onMayMixedDevice(Finding);
+  for (const AnyFinding &Finding : Recorded) {
+    switch (Finding.index()) {
+#define PL_FINDING(Method, Struct)                                                                 \
+  case Method##Index:                                                                              \
+    Handler.Method(std::get<Method##Index>(Finding));                                              \
+    break;
+#include "placelint/analysis/Findings.def"
+#undef PL_FINDING
+    default:
+      break;
+    }
   }
-  for (const DiscardedTransferFinding &Finding : Discarded)
-    Handler.onDiscardedTransfer(Finding);
-  for (const LoopTransferFinding &Finding : Invariant)
-    Handler.onInvariantTransferInLoop(Finding);
-  for (const RoundTripFinding &Finding : RoundTrips)
-    Handler.onRoundTripInLoop(Finding);
-  for (const SyncFinding &Finding : Syncs)
-    Handler.onSyncInLoop(Finding);
-  for (const CreateThenMoveFinding &Finding : CreatedThenMoved)
-    Handler.onCreateThenMove(Finding);
-  for (const UnguardedCudaFinding &Finding : Unguarded)
-    Handler.onUnguardedCuda(Finding);
-  for (const NonLeafParameterFinding &Finding : NonLeaf)
-    Handler.onNonLeafParameter(Finding);
 }
 
 AnalysisCache &AnalysisCache::forCurrentThread() {

@@ -3,6 +3,7 @@
 #include "clang/AST/ASTContext.h"
 #include "clang/AST/DeclCXX.h"
 #include "clang/AST/DeclTemplate.h"
+#include "clang/AST/ExprCXX.h"
 #include "llvm/ADT/StringExtras.h"
 #include "llvm/ADT/StringSwitch.h"
 
@@ -30,28 +31,148 @@ llvm::StringRef apiProfileName(ApiProfile Profile) {
   return "auto";
 }
 
+namespace {
+
+ApiCall call(CallKind Kind, ResultRank Rank = ResultRank::Broadcast) { return {Kind, Rank}; }
+
+ApiCall transfer(TransferTarget Target) {
+  ApiCall Transfer = call(CallKind::Transfer, ResultRank::SameAsInput);
+  Transfer.Target = Target;
+  return Transfer;
+}
+
+// Adds Names, all of one kind, to Table.
+void add(ApiNames &Table, std::initializer_list<llvm::StringRef> Names, ApiCall Call) {
+  for (llvm::StringRef Name : Names)
+    Table[Name] = Call;
+}
+
+// The names pl and libtorch share: pl mirrors the libtorch C++ API.
+void addSharedNames(ProfileTable &Table) {
+  ApiNames &Free = Table.FreeFunctions;
+  add(Free, {"zeros", "ones", "empty", "full", "arange", "rand", "randn", "randint", "linspace",
+             "logspace", "eye", "randperm", "empty_strided", "tril_indices", "triu_indices"},
+      call(CallKind::Factory, ResultRank::NotZeroDim));
+  add(Free, {"bernoulli", "multinomial", "normal", "poisson", "binomial"},
+      call(CallKind::Sample, ResultRank::Unknown));
+  add(Free, {"tensor"}, call(CallKind::Factory, ResultRank::OfLiteral));
+  add(Free, {"zeros_like", "ones_like", "empty_like", "full_like", "rand_like", "randn_like"},
+      call(CallKind::FactoryLike, ResultRank::SameAsInput));
+  add(Free, {"scalar_tensor"}, call(CallKind::ScalarFactory, ResultRank::ZeroDim));
+  add(Free, {"from_blob"}, call(CallKind::WrapsHostMemory, ResultRank::NotZeroDim));
+  add(Free, {"add", "sub", "mul", "div", "mm", "bmm", "mv", "addmm", "maximum", "minimum",
+             "where", "atan2"},
+      call(CallKind::SameDeviceOp));
+  add(Free, {"matmul"}, call(CallKind::SameDeviceOp, ResultRank::Unknown));
+  add(Free, {"dot"}, call(CallKind::SameDeviceOp, ResultRank::ZeroDim));
+  add(Free, {"cat", "stack", "concat", "hstack", "vstack"},
+      call(CallKind::ListOp, ResultRank::NotZeroDim));
+  add(Free, {"device"}, call(CallKind::OptionsDevice));
+  add(Free, {"dtype", "layout"}, call(CallKind::OptionsBuilder));
+  add(Free, {"requires_grad"}, call(CallKind::OptionsRequiresGrad));
+  Table.LossSuffixes = {"_loss", "cross_entropy"};
+
+  ApiNames &Tensor = Table.TensorMethods;
+  Tensor["to"] = transfer(TransferTarget::Argument);
+  Tensor["cuda"] = transfer(TransferTarget::Cuda);
+  Tensor["cpu"] = transfer(TransferTarget::Cpu);
+  add(Tensor, {"add", "sub", "mul", "div", "mm", "bmm", "mv", "maximum", "minimum", "pow", "eq",
+               "ne", "lt", "le", "gt", "ge", "add_", "sub_", "mul_", "div_", "pow_"},
+      call(CallKind::SameDeviceOp));
+  add(Tensor, {"matmul"}, call(CallKind::SameDeviceOp, ResultRank::Unknown));
+  add(Tensor, {"dot"}, call(CallKind::SameDeviceOp, ResultRank::ZeroDim));
+  add(Tensor, {"copy_"}, call(CallKind::CrossDeviceCopy, ResultRank::SameAsInput));
+  // Indices may stay on the cpu for any tensor (PyTorch moves them).
+  add(Tensor, {"index", "index_put_", "index_put"}, call(CallKind::Indexing, ResultRank::Unknown));
+  add(Tensor, {"sum", "mean", "max", "min", "prod", "norm", "argmax", "argmin", "std", "var",
+               "median", "all", "any", "amax", "amin", "nansum", "nanmean", "count_nonzero"},
+      call(CallKind::FullReduction, ResultRank::ZeroDim));
+  add(Tensor, {"relu", "exp", "log", "neg", "abs", "sigmoid", "tanh", "sqrt", "clone", "detach",
+               "contiguous", "float", "double", "half", "long", "int", "bool", "round", "floor",
+               "ceil", "clamp", "clamp_min", "clamp_max", "sign", "square", "t", "transpose",
+               "permute", "softmax", "log_softmax", "slice", "narrow", "flip", "roll", "tile",
+               "relu_", "exp_", "neg_", "abs_", "zero_", "clamp_", "fill_", "uniform_",
+               "normal_", "detach_", "sigmoid_", "tanh_", "sqrt_"},
+      call(CallKind::ShapePreserving, ResultRank::SameAsInput));
+  add(Tensor, {"view", "reshape", "flatten", "unsqueeze", "expand", "repeat"},
+      call(CallKind::Reshape, ResultRank::NotZeroDim));
+  add(Tensor, {"view_as", "expand_as", "reshape_as", "type_as"},
+      call(CallKind::ShapeOf, ResultRank::Unknown));
+  add(Tensor, {"device"}, call(CallKind::DeviceOf));
+  add(Tensor, {"options"}, call(CallKind::OptionsOf));
+  add(Tensor, {"item"}, call(CallKind::SyncToHost));
+  add(Tensor, {"pin_memory"}, call(CallKind::PinMemory, ResultRank::SameAsInput));
+  add(Tensor, {"grad", "mutable_grad"}, call(CallKind::GradRead, ResultRank::SameAsInput));
+  add(Tensor, {"requires_grad_"}, call(CallKind::MarkRequiresGrad, ResultRank::SameAsInput));
+
+  ApiNames &Options = Table.OptionsMethods;
+  add(Options, {"device"}, call(CallKind::OptionsDevice));
+  add(Options, {"dtype", "layout", "memory_format"}, call(CallKind::OptionsBuilder));
+  add(Options, {"requires_grad"}, call(CallKind::OptionsRequiresGrad));
+  add(Options, {"pinned_memory"}, call(CallKind::OptionsPinnedMemory));
+
+  ApiNames &Module = Table.ModuleMethods;
+  add(Module, {"forward"}, call(CallKind::ModuleForward));
+  add(Module, {"parameters", "buffers"}, call(CallKind::ModuleParameters, ResultRank::NotZeroDim));
+  add(Module, {"to"}, call(CallKind::ModuleTo));
+  add(Module, {"register_parameter"}, call(CallKind::RegisterParameter));
+  add(Module, {"register_buffer"}, call(CallKind::RegisterBuffer));
+  add(Module, {"register_module"}, call(CallKind::RegisterModule));
+
+  add(Table.OptimizerMethods, {"step"}, call(CallKind::OptimizerStep));
+}
+
+ProfileTable makeProfile(ProfileTable Table) {
+  addSharedNames(Table);
+  return Table;
+}
+
+// std's facilities that hold or pass on tensors, for every profile.
+const ApiNames &stdFunctions() {
+  static const ApiNames Names = [] {
+    ApiNames Table;
+    add(Table, {"move", "forward"}, call(CallKind::StdMove));
+    add(Table, {"make_tuple", "make_pair", "forward_as_tuple"}, call(CallKind::TupleMake));
+    add(Table, {"get"}, call(CallKind::TupleGet));
+    add(Table, {"make_shared", "make_unique"}, call(CallKind::MakeShared));
+    return Table;
+  }();
+  return Names;
+}
+
+const ApiNames &listMethods() {
+  static const ApiNames Names = [] {
+    ApiNames Table;
+    add(Table, {"push_back", "emplace_back"}, call(CallKind::ListInsert));
+    add(Table, {"at", "front", "back"}, call(CallKind::ListRead));
+    add(Table, {"clear"}, call(CallKind::ListClear));
+    return Table;
+  }();
+  return Names;
+}
+
+} // namespace
+
 const ProfileTable &profileTable(ApiProfile Profile) {
-  // pl mirrors the libtorch C++ API under one namespace.
-  static const ProfileTable Pl{
-      "pl",
-      {"pl::Tensor"},
-      {"pl::Device"},
-      {"pl::DeviceType"},
-      {"pl::TensorOptions"},
-      {"pl::nn::Module", "pl::nn::ModuleHolder"},
-      {},
-      {"pl"}};
+  static const ProfileTable Pl = makeProfile({"pl",
+                                              {"pl::Tensor"},
+                                              {"pl::Device"},
+                                              {"pl::DeviceType"},
+                                              {"pl::TensorOptions"},
+                                              {"pl::nn::Module", "pl::nn::ModuleHolder"},
+                                              {},
+                                              {"pl"}});
   // torch::Tensor is at::Tensor (derived from at::TensorBase); torch::Device,
   // torch::kCUDA and torch::TensorOptions are c10's.
-  static const ProfileTable Libtorch{
-      "libtorch",
-      {"at::Tensor", "at::TensorBase"},
-      {"c10::Device"},
-      {"c10::DeviceType"},
-      {"c10::TensorOptions"},
-      {"torch::nn::Module", "torch::nn::ModuleHolder", "torch::jit::Module"},
-      {"c10::IValue"},
-      {"torch", "at", "c10"}};
+  static const ProfileTable Libtorch = makeProfile(
+      {"libtorch",
+       {"at::Tensor", "at::TensorBase"},
+       {"c10::Device"},
+       {"c10::DeviceType"},
+       {"c10::TensorOptions"},
+       {"torch::nn::Module", "torch::nn::ModuleHolder", "torch::jit::Module"},
+       {"c10::IValue"},
+       {"torch", "at", "c10"}});
   return Profile == ApiProfile::Libtorch ? Libtorch : Pl;
 }
 
@@ -106,36 +227,74 @@ ValueKind ApiModel::classifyByName(llvm::StringRef QualifiedName) const {
   return ValueKind::Other;
 }
 
+namespace {
+
+// std's smart pointers and optional: seen through, as what they hold.
+bool isPointerLike(llvm::StringRef Template) {
+  return Template == "std::shared_ptr" || Template == "std::unique_ptr" ||
+         Template == "std::optional" || Template == "c10::optional";
+}
+
+// std's containers, and which template argument is the element: a map's
+// elements are its mapped values.
+std::optional<unsigned> containerElement(llvm::StringRef Template) {
+  if (Template == "std::vector" || Template == "std::deque" || Template == "std::list" ||
+      Template == "std::array" || Template == "c10::List")
+    return 0;
+  if (Template == "std::map" || Template == "std::unordered_map" ||
+      Template == "c10::Dict")
+    return 1;
+  return std::nullopt;
+}
+
+} // namespace
+
 ValueKind ApiModel::classifyRecord(const CXXRecordDecl &Record) const {
   ValueKind Kind = classifyByName(Record.getQualifiedNameAsString());
   if (Kind != ValueKind::Other)
     return Kind;
   const CXXRecordDecl *Definition = Record.getDefinition();
-  if (!Definition)
+  if (!Definition || Definition->isLambda())
     return ValueKind::Other;
-  // std::shared_ptr<Net> where Net is a module; std::vector<Tensor>.
   if (const auto *Spec = dyn_cast<ClassTemplateSpecializationDecl>(Definition);
       Spec && Spec->getTemplateArgs().size() >= 1) {
     std::string Template = Spec->getQualifiedNameAsString();
-    if (Spec->getTemplateArgs()[0].getKind() == TemplateArgument::Type) {
-      QualType Element = Spec->getTemplateArgs()[0].getAsType();
-      if (Template == "std::shared_ptr" && classify(Element) == ValueKind::Module)
-        return ValueKind::Module;
-      if (Template == "std::vector" && (classify(Element) == ValueKind::Tensor ||
-                                        holdsTensors(Element)))
-        return ValueKind::TensorList;
+    auto TypeArgument = [&](unsigned Index) {
+      const TemplateArgumentList &Args = Spec->getTemplateArgs();
+      return Index < Args.size() && Args[Index].getKind() == TemplateArgument::Type
+                 ? Args[Index].getAsType()
+                 : QualType();
+    };
+    // std::shared_ptr<Net> is a module; std::optional<Device> a Device.
+    if (isPointerLike(Template))
+      return classify(TypeArgument(0));
+    // A container of tracked values (std::vector<Tensor>, a map of tensors,
+    // a vector of batches or of IValues) is one value, its elements'.
+    if (std::optional<unsigned> Element = containerElement(Template)) {
+      QualType ElementType = TypeArgument(*Element);
+      return classify(ElementType) != ValueKind::Other || holdsTensors(ElementType)
+                 ? ValueKind::TensorList
+                 : ValueKind::Other;
     }
-    // A tuple or pair of tensors (what an LSTM takes and returns).
-    if (Template == "std::tuple" || Template == "std::pair")
+    // A tuple or pair: of tensors (what an LSTM takes and returns) a list
+    // of them, of other tracked values an aggregate.
+    if (Template == "std::tuple" || Template == "std::pair") {
+      ValueKind Found = ValueKind::Other;
       for (const TemplateArgument &Arg : Spec->getTemplateArgs().asArray()) {
         llvm::ArrayRef<TemplateArgument> Args =
             Arg.getKind() == TemplateArgument::Pack ? Arg.pack_elements() : llvm::ArrayRef(Arg);
-        for (const TemplateArgument &Each : Args)
-          if (Each.getKind() == TemplateArgument::Type &&
-              (classify(Each.getAsType()) == ValueKind::Tensor ||
-               classify(Each.getAsType()) == ValueKind::TensorList))
+        for (const TemplateArgument &Each : Args) {
+          ValueKind Element = Each.getKind() == TemplateArgument::Type
+                                  ? classify(Each.getAsType())
+                                  : ValueKind::Other;
+          if (Element == ValueKind::Tensor || Element == ValueKind::TensorList)
             return ValueKind::TensorList;
+          if (Element != ValueKind::Other)
+            Found = ValueKind::Aggregate;
+        }
       }
+      return Found;
+    }
   }
   for (const CXXBaseSpecifier &Base : Definition->bases())
     if (const CXXRecordDecl *BaseRecord = Base.getType()->getAsCXXRecordDecl()) {
@@ -143,7 +302,22 @@ ValueKind ApiModel::classifyRecord(const CXXRecordDecl &Record) const {
       if (BaseKind == ValueKind::Tensor || BaseKind == ValueKind::Module)
         return BaseKind;
     }
-  return ValueKind::Other;
+  if (Definition->isInStdNamespace())
+    return ValueKind::Other;
+  // A struct with tracked fields (a batch, a config holding a Device).
+  bool HasTrackedField = false;
+  Definition->forallBases([&](const CXXRecordDecl *Base) {
+    HasTrackedField = HasTrackedField || hasTrackedField(*Base);
+    return true;
+  });
+  return HasTrackedField || hasTrackedField(*Definition) ? ValueKind::Aggregate
+                                                          : ValueKind::Other;
+}
+
+bool ApiModel::hasTrackedField(const CXXRecordDecl &Record) const {
+  return llvm::any_of(Record.fields(), [&](const FieldDecl *Field) {
+    return classify(Field->getType()) != ValueKind::Other;
+  });
 }
 
 ValueKind ApiModel::classify(QualType Type) const {
@@ -161,6 +335,8 @@ ValueKind ApiModel::classify(QualType Type) const {
       if (llvm::is_contained(profileTable(Profile).DeviceTypeEnums, Name))
         Kind = ValueKind::DeviceType;
   } else if (const CXXRecordDecl *Record = Canonical->getAsCXXRecordDecl()) {
+    // Other until known: a struct that holds a pointer to its own type.
+    TypeCache[Canonical] = ValueKind::Other;
     if (!Canonical->isDependentType())
       Kind = classifyRecord(*Record);
   }
@@ -247,24 +423,6 @@ llvm::StringRef moduleName(const CXXRecordDecl &Record) {
 
 } // namespace
 
-bool ApiModel::isOptimizer(QualType Type) const {
-  const CXXRecordDecl *Record = Type.getNonReferenceType()->getAsCXXRecordDecl();
-  if (!Record || !Record->getDefinition())
-    return false;
-  auto InOptim = [&](const CXXRecordDecl *R) {
-    std::string Name = R->getQualifiedNameAsString();
-    for (ApiProfile Profile : Profiles)
-      for (llvm::StringRef Namespace : profileTable(Profile).ApiNamespaces)
-        if (llvm::StringRef(Name).starts_with((Namespace + "::optim::").str()))
-          return true;
-    return false;
-  };
-  if (InOptim(Record))
-    return true;
-  return !Record->getDefinition()->forallBases(
-      [&](const CXXRecordDecl *Base) { return !InOptim(Base); });
-}
-
 std::optional<AvailabilityKind>
 ApiModel::availabilityCheck(const FunctionDecl &Function) const {
   if (!Function.getIdentifier())
@@ -312,9 +470,97 @@ bool ApiModel::isStatelessModule(QualType Type) const {
       .Default(false);
 }
 
-CallKind ApiModel::classifyFreeFunction(const FunctionDecl &Function) const {
+bool ApiModel::isOptimizer(QualType Type) const {
+  const CXXRecordDecl *Record = Type.getNonReferenceType()->getAsCXXRecordDecl();
+  if (!Record || !Record->getDefinition())
+    return false;
+  auto InOptim = [&](const CXXRecordDecl *R) {
+    std::string Name = R->getQualifiedNameAsString();
+    for (ApiProfile Profile : Profiles)
+      for (llvm::StringRef Namespace : profileTable(Profile).ApiNamespaces)
+        if (llvm::StringRef(Name).starts_with((Namespace + "::optim::").str()))
+          return true;
+    return false;
+  };
+  if (InOptim(Record))
+    return true;
+  return !Record->getDefinition()->forallBases(
+      [&](const CXXRecordDecl *Base) { return !InOptim(Base); });
+}
+
+std::optional<llvm::ArrayRef<const Expr *>>
+ApiModel::optimizerArguments(const Expr &E) const {
+  const Expr *Made = E.IgnoreImplicit()->IgnoreParens();
+  if (const auto *New = dyn_cast<CXXNewExpr>(Made))
+    Made = New->getConstructExpr();
+  if (const auto *Construct = dyn_cast_or_null<CXXConstructExpr>(Made);
+      Construct && isOptimizer(Construct->getType()))
+    return llvm::ArrayRef(Construct->getArgs(), Construct->getNumArgs());
+  // std::make_unique<SGD>(params, lr): the smart pointer's pointee.
+  const auto *Call = dyn_cast_or_null<CallExpr>(Made);
+  if (!Call || classifyCall(*Call).Kind != CallKind::OptimizerConstruction)
+    return std::nullopt;
+  return llvm::ArrayRef(Call->getArgs(), Call->getNumArgs());
+}
+
+bool ApiModel::isTuple(QualType Type) {
+  const CXXRecordDecl *Record = Type.getNonReferenceType()->getAsCXXRecordDecl();
+  return Record && Record->isInStdNamespace() &&
+         (Record->getName() == "tuple" || Record->getName() == "pair");
+}
+
+bool ApiModel::isDataLoader(QualType Type) const {
+  const CXXRecordDecl *Record = Type.getNonReferenceType()->getAsCXXRecordDecl();
+  return Record && Record->getName().contains("DataLoader");
+}
+
+bool ApiModel::isDataset(QualType Type) const {
+  const CXXRecordDecl *Record = Type.getNonReferenceType()->getAsCXXRecordDecl();
+  if (!Record || !Record->hasDefinition())
+    return false;
+  auto Named = [](const CXXRecordDecl *R) { return R->getName().contains("Dataset"); };
+  return Named(Record) ||
+         Record->getQualifiedNameAsString().find("::datasets::") != std::string::npos ||
+         !Record->getDefinition()->forallBases([&](const CXXRecordDecl *Base) {
+           return !Named(Base);
+         });
+}
+
+ApiCall ApiModel::lookup(ApiNames ProfileTable::*Table, llvm::StringRef Name) const {
+  for (ApiProfile Profile : Profiles) {
+    const ApiNames &Names = profileTable(Profile).*Table;
+    if (auto It = Names.find(Name); It != Names.end())
+      return It->second;
+  }
+  return {};
+}
+
+namespace {
+
+// The pointee of `std::make_unique<T>` / `make_shared<T>`'s result.
+QualType smartPointee(QualType Type) {
+  const auto *Smart =
+      dyn_cast_or_null<ClassTemplateSpecializationDecl>(Type->getAsCXXRecordDecl());
+  if (!Smart || Smart->getTemplateArgs().size() < 1 ||
+      Smart->getTemplateArgs()[0].getKind() != TemplateArgument::Type)
+    return {};
+  return Smart->getTemplateArgs()[0].getAsType();
+}
+
+} // namespace
+
+ApiCall ApiModel::classifyFunction(const FunctionDecl &Function) const {
   if (!Function.getIdentifier())
-    return CallKind::Unmodelled;
+    return {};
+  llvm::StringRef Name = Function.getName();
+  if (Function.isInStdNamespace()) {
+    ApiCall Std;
+    if (auto It = stdFunctions().find(Name); It != stdFunctions().end())
+      Std = It->second;
+    if (Std.Kind == CallKind::MakeShared && isOptimizer(smartPointee(Function.getReturnType())))
+      Std.Kind = CallKind::OptimizerConstruction;
+    return Std;
+  }
   // The outermost enclosing namespace decides (torch::nn::functional::relu
   // belongs to torch).
   const DeclContext *Outermost = nullptr;
@@ -323,63 +569,74 @@ CallKind ApiModel::classifyFreeFunction(const FunctionDecl &Function) const {
     if (Ctx->isNamespace() && !cast<NamespaceDecl>(Ctx)->isInline())
       Outermost = Ctx;
   if (!Outermost || !isApiNamespace(cast<NamespaceDecl>(Outermost)->getName()))
-    return CallKind::Unmodelled;
-  return llvm::StringSwitch<CallKind>(Function.getName())
-      .Cases("zeros", "ones", "empty", "full", "arange", CallKind::Factory)
-      .Cases("rand", "randn", "randint", "tensor", CallKind::Factory)
-      .Cases("linspace", "eye", CallKind::Factory)
-      .Cases("zeros_like", "ones_like", "empty_like", "full_like",
-             CallKind::FactoryLike)
-      .Cases("rand_like", "randn_like", CallKind::FactoryLike)
-      .Case("scalar_tensor", CallKind::ScalarFactory)
-      .Cases("add", "sub", "mul", "div", "matmul", CallKind::SameDeviceOp)
-      .Cases("mm", "bmm", "dot", "mv", "addmm", CallKind::SameDeviceOp)
-      .Cases("maximum", "minimum", "where", "atan2", CallKind::SameDeviceOp)
-      .Cases("cat", "stack", "concat", "hstack", "vstack", CallKind::ListOp)
-      .Case("from_blob", CallKind::WrapsHostMemory)
-      .Case("device", CallKind::OptionsDevice)
-      .Cases("dtype", "layout", "requires_grad", CallKind::OptionsBuilder)
-      .Default(CallKind::OtherApi);
+    return {};
+  if (ApiCall Listed = lookup(&ProfileTable::FreeFunctions, Name); Listed.isModelled())
+    return Listed;
+  for (ApiProfile Profile : Profiles)
+    for (llvm::StringRef Suffix : profileTable(Profile).LossSuffixes)
+      if (Name.ends_with(Suffix))
+        return call(CallKind::Loss, ResultRank::ZeroDim);
+  return call(CallKind::OtherApi, ResultRank::Unknown);
 }
 
-CallKind ApiModel::classifyTensorMethod(llvm::StringRef Name) {
-  return llvm::StringSwitch<CallKind>(Name)
-      .Cases("to", "cuda", "cpu", CallKind::Transfer)
-      .Cases("add", "sub", "mul", "div", "matmul", CallKind::SameDeviceOp)
-      .Cases("mm", "bmm", "dot", "mv", CallKind::SameDeviceOp)
-      .Cases("add_", "sub_", "mul_", "div_", CallKind::SameDeviceOp)
-      .Cases("maximum", "minimum", "pow", "pow_", CallKind::SameDeviceOp)
-      .Cases("eq", "ne", "lt", "le", "gt", "ge", CallKind::SameDeviceOp)
-      .Case("copy_", CallKind::CrossDeviceCopy)
-      // Indices may stay on the cpu for any tensor (PyTorch moves them).
-      .Cases("index", "index_put_", "index_put", CallKind::Indexing)
-      .Cases("sum", "mean", "max", "min", "prod", CallKind::FullReduction)
-      .Cases("norm", "argmax", "argmin", "std", "var", CallKind::FullReduction)
-      .Cases("median", "all", "any", "amax", "amin", CallKind::FullReduction)
-      .Cases("nansum", "nanmean", "count_nonzero", CallKind::FullReduction)
-      .Cases("relu", "exp", "log", "neg", "abs", CallKind::ShapePreserving)
-      .Cases("sigmoid", "tanh", "sqrt", "clone", "detach", CallKind::ShapePreserving)
-      .Cases("contiguous", "float", "double", "half", "long", CallKind::ShapePreserving)
-      .Cases("int", "bool", "round", "floor", "ceil", CallKind::ShapePreserving)
-      .Cases("clamp", "clamp_min", "clamp_max", "sign", "square", CallKind::ShapePreserving)
-      .Cases("t", "transpose", "permute", "softmax", "log_softmax", CallKind::ShapePreserving)
-      .Cases("slice", "narrow", "flip", "roll", "tile", CallKind::ShapePreserving)
-      .Cases("relu_", "exp_", "neg_", "abs_", "zero_", CallKind::ShapePreserving)
-      .Cases("clamp_", "fill_", "uniform_", "normal_", "detach_", CallKind::ShapePreserving)
-      .Cases("requires_grad_", "sigmoid_", "tanh_", "sqrt_", CallKind::ShapePreserving)
-      .Case("device", CallKind::DeviceOf)
-      .Case("options", CallKind::OptionsOf)
-      .Case("item", CallKind::SyncToHost)
-      .Default(CallKind::Unmodelled);
+ApiCall ApiModel::classifyMethod(const CXXMethodDecl &Method) const {
+  if (!Method.getIdentifier())
+    return {};
+  llvm::StringRef Name = Method.getName();
+  QualType Object(Method.getParent()->getTypeForDecl(), 0);
+  switch (classify(Object)) {
+  case ValueKind::Tensor: {
+    ApiCall Listed = lookup(&ProfileTable::TensorMethods, Name);
+    if (!Listed.isModelled())
+      Listed = call(CallKind::OtherApi, ResultRank::Unknown);
+    // The API's naming rule: a trailing underscore writes in place.
+    Listed.InPlace = Name.ends_with("_");
+    return Listed;
+  }
+  case ValueKind::TensorOptions:
+    return lookup(&ProfileTable::OptionsMethods, Name);
+  case ValueKind::Module:
+    return lookup(&ProfileTable::ModuleMethods, Name);
+  case ValueKind::TensorList:
+    if (auto It = listMethods().find(Name); It != listMethods().end())
+      return It->second;
+    return {};
+  case ValueKind::Aggregate: {
+    // A batch's own `Batch to(Device) const`: a moved copy of its object.
+    ApiCall Listed = lookup(&ProfileTable::TensorMethods, Name);
+    QualType Result = Method.getReturnType();
+    if (Listed.Kind == CallKind::Transfer && !Result->isVoidType() &&
+        !Result->isReferenceType() && classify(Result) != ValueKind::Other)
+      return Listed;
+    return {};
+  }
+  case ValueKind::Device:
+  case ValueKind::DeviceType:
+    return {};
+  case ValueKind::Other:
+    break;
+  }
+  if (isOptimizer(Object))
+    return lookup(&ProfileTable::OptimizerMethods, Name);
+  // Whatever a dataset's method returns, it loaded on the host.
+  if (isDataset(Object))
+    return call(CallKind::DatasetLoad, ResultRank::NotZeroDim);
+  // A loss's options: `CrossEntropyLossOptions().weight(w)`.
+  if (Method.getParent()->getName().ends_with("Options") && Name.ends_with("weight") &&
+      Method.getNumParams() == 1 && isTensor(Method.getParamDecl(0)->getType()))
+    return call(CallKind::ModuleOptionWeight);
+  return {};
 }
 
-CallKind ApiModel::classifyOptionsMethod(llvm::StringRef Name) {
-  return llvm::StringSwitch<CallKind>(Name)
-      .Case("device", CallKind::OptionsDevice)
-      .Cases("dtype", "layout", "requires_grad", "pinned_memory",
-             CallKind::OptionsBuilder)
-      .Case("memory_format", CallKind::OptionsBuilder)
-      .Default(CallKind::Unmodelled);
+ApiCall ApiModel::classifyCall(const CallExpr &Call) const {
+  if (const auto *Member = dyn_cast<CXXMemberCallExpr>(&Call)) {
+    const CXXMethodDecl *Method = Member->getMethodDecl();
+    return Method ? classifyMethod(*Method) : ApiCall();
+  }
+  if (isa<CXXOperatorCallExpr>(Call))
+    return {};
+  const FunctionDecl *Callee = Call.getDirectCallee();
+  return Callee ? classifyFunction(*Callee) : ApiCall();
 }
 
 std::optional<DeviceKind> ApiModel::deviceKindOfEnumerator(llvm::StringRef Name) {

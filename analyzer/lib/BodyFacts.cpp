@@ -19,13 +19,8 @@ public:
   bool TraverseWhileStmt(WhileStmt *S) { return traverseLoop(S, [&] { return Base::TraverseWhileStmt(S); }); }
   bool TraverseDoStmt(DoStmt *S) { return traverseLoop(S, [&] { return Base::TraverseDoStmt(S); }); }
   bool TraverseCXXForRangeStmt(CXXForRangeStmt *S) {
-    if (S->getLoopVariable() && S->getRangeInit()) {
+    if (S->getLoopVariable() && S->getRangeInit())
       Facts.RangeOfLoopVar[S->getLoopVariable()] = S->getRangeInit();
-      const CXXRecordDecl *Range =
-          S->getRangeInit()->getType().getNonReferenceType()->getAsCXXRecordDecl();
-      if (Range && llvm::StringRef(Range->getName()).contains("DataLoader"))
-        Facts.LoaderBatches.insert(S->getLoopVariable());
-    }
     return traverseLoop(S, [&] { return Base::TraverseCXXForRangeStmt(S); });
   }
 
@@ -34,18 +29,13 @@ public:
     Facts.Lambdas.push_back(Lambda);
     for (const LambdaCapture &Capture : Lambda->captures())
       if (Capture.capturesVariable() && Capture.getCaptureKind() == LCK_ByRef)
-        Facts.Escaped.insert(Capture.getCapturedVar());
+        ByReference.push_back({Capture.getCapturedVar(), Lambda->getBody()});
     for (Expr *Init : Lambda->capture_inits())
       if (Init && !TraverseStmt(Init))
         return false;
     return true;
   }
 
-  bool VisitExpr(Expr *E) {
-    if (!Facts.MentionsApi && Facts.Model.classify(E->getType()) != ValueKind::Other)
-      Facts.MentionsApi = true;
-    return true;
-  }
 
   bool VisitVarDecl(VarDecl *Var) {
     if (!Loops.empty())
@@ -61,23 +51,18 @@ public:
 
   bool VisitDeclRefExpr(DeclRefExpr *Ref) {
     if (const auto *Var = dyn_cast<VarDecl>(Ref->getDecl()))
-      Facts.FirstUse.try_emplace(Var, Ref);
+      Facts.Uses[Var].push_back(Ref);
     return true;
   }
 
   bool VisitBinaryOperator(BinaryOperator *Op) {
     if (Op->isAssignmentOp())
       noteAssignment(Op->getLHS(), Op->getRHS());
-    if (Op->isEqualityOp())
-      noteCompared({Op->getLHS(), Op->getRHS()});
     return true;
   }
   bool VisitCXXOperatorCallExpr(CXXOperatorCallExpr *Op) {
     if (Op->isAssignmentOp() && Op->getNumArgs() == 2)
       noteAssignment(Op->getArg(0), Op->getArg(1));
-    if ((Op->getOperator() == OO_EqualEqual || Op->getOperator() == OO_ExclaimEqual) &&
-        Op->getNumArgs() == 2)
-      noteCompared({Op->getArg(0), Op->getArg(1)});
     return true;
   }
 
@@ -94,38 +79,21 @@ public:
       if (PeriodicInLoop.back())
         Facts.Periodic.insert(Call);
     }
-    const Expr *Object = Call->getImplicitObjectArgument();
-    const CXXMethodDecl *Method = Call->getMethodDecl();
-    if (isMoveOfThis(*Call))
+    if (isMoveOfThis(*Call, Facts.Model))
       Facts.MovesThis = true;
-    if (Object && Method && Method->getIdentifier() && Method->getName() == "step" &&
-        Facts.Model.isOptimizer(Object->getType()->isPointerType()
-                                    ? Object->getType()->getPointeeType()
-                                    : Object->getType()))
+    if (Facts.Model.classifyCall(*Call).Kind == CallKind::OptimizerStep)
       Facts.OptimizerLoops.insert(Loops.begin(), Loops.end());
     return true;
   }
 
   // What an optimizer is built from, it changes on every step().
-  bool VisitCXXConstructExpr(CXXConstructExpr *Construct) {
-    if (Facts.Model.isOptimizer(Construct->getType()))
-      for (const Expr *Arg : Construct->arguments())
-        noteHeldByOptimizer(Arg);
-    return true;
-  }
-  bool VisitCallExpr(CallExpr *Call) {
-    const FunctionDecl *Callee = Call->getDirectCallee();
-    QualType Made = Call->getType();
-    if ((isStdFunction(Callee, "make_unique") || isStdFunction(Callee, "make_shared")) &&
-        Made->getAsCXXRecordDecl() &&
-        isa<ClassTemplateSpecializationDecl>(Made->getAsCXXRecordDecl())) {
-      const auto *Smart = cast<ClassTemplateSpecializationDecl>(Made->getAsCXXRecordDecl());
-      if (Smart->getTemplateArgs().size() >= 1 &&
-          Smart->getTemplateArgs()[0].getKind() == TemplateArgument::Type &&
-          Facts.Model.isOptimizer(Smart->getTemplateArgs()[0].getAsType()))
-        for (const Expr *Arg : Call->arguments())
+  bool VisitExpr(Expr *E) {
+    if (!Facts.MentionsApi && Facts.Model.classify(E->getType()) != ValueKind::Other)
+      Facts.MentionsApi = true;
+    if (isa<CXXConstructExpr, CallExpr>(E))
+      if (std::optional<llvm::ArrayRef<const Expr *>> Args = Facts.Model.optimizerArguments(*E))
+        for (const Expr *Arg : *Args)
           noteHeldByOptimizer(Arg);
-    }
     return true;
   }
 
@@ -175,30 +143,9 @@ private:
     return Continue;
   }
 
-  // The device constants an equality compares, under their conversions.
-  void noteCompared(std::initializer_list<const Expr *> Operands) {
-    for (const Expr *E : Operands)
-      while (E) {
-        Facts.Compared.insert(E);
-        E = E->IgnoreImplicit();
-        Facts.Compared.insert(E);
-        const auto *Construct = dyn_cast<CXXConstructExpr>(E);
-        E = Construct && Construct->getNumArgs() >= 1 ? Construct->getArg(0) : nullptr;
-      }
-  }
-
   void noteAssignment(const Expr *Target, const Expr *Value) {
     if (const ValueDecl *Var = trackedDecl(Target))
       Facts.Assignments[Var].push_back(Value);
-    noteAssignedMember(Target);
-  }
-
-  void noteAssignedMember(const Expr *Target) {
-    const auto *Member = dyn_cast<MemberExpr>(Target->IgnoreParenImpCasts());
-    const auto *Base =
-        Member ? dyn_cast<DeclRefExpr>(Member->getBase()->IgnoreParenImpCasts()) : nullptr;
-    if (const auto *Var = Base ? dyn_cast<VarDecl>(Base->getDecl()) : nullptr)
-      Facts.AssignedMembers.insert({Var, Member->getMemberDecl()});
   }
 
   static bool takesRemainder(const Stmt *S) {
@@ -228,27 +175,27 @@ private:
     const auto *E = dyn_cast_or_null<Expr>(S);
     if (!E)
       return;
+    // A tensor's to/cuda/cpu, or a batch type's own (`batch.to(device);`).
     const auto *Call = dyn_cast<CXXMemberCallExpr>(E->IgnoreImplicit()->IgnoreParens());
-    if (!Call || !isTensorMethod(*Call) || !Call->getMethodDecl() ||
-        !Call->getMethodDecl()->getIdentifier())
-      return;
-    if (ApiModel::classifyTensorMethod(Call->getMethodDecl()->getName()) ==
-        CallKind::Transfer)
+    if (Call && Call->getMethodDecl() && Call->getMethodDecl()->getIdentifier() &&
+        Facts.Model.classifyCall(*Call).Kind == CallKind::Transfer)
       Facts.DiscardedTransfers.push_back(Call);
   }
+
+public:
+  // Variables a lambda captures by reference, and its body.
+  llvm::ArrayRef<std::pair<const ValueDecl *, const Stmt *>> capturedByReference() const {
+    return ByReference;
+  }
+
+private:
+  llvm::SmallVector<std::pair<const ValueDecl *, const Stmt *>, 2> ByReference;
 
   BodyFacts &Facts;
   llvm::SmallVector<const Stmt *, 4> Loops;
   // Per loop: whether the walk is inside a periodic `if` of that loop.
   llvm::SmallVector<bool, 4> PeriodicInLoop;
 };
-
-BodyFacts::BodyFacts(const Stmt &Body, const ApiModel &Model) : Model(Model) {
-  Collector(*this).TraverseStmt(const_cast<Stmt *>(&Body));
-  for (const auto &[Call, Loop] : LoopOfCall)
-    for (const Stmt *Outer = ParentLoop.lookup(Loop); Outer; Outer = ParentLoop.lookup(Outer))
-      OuterLoops.insert(Outer);
-}
 
 BodyFacts::~BodyFacts() = default;
 
@@ -291,9 +238,8 @@ public:
   bool VisitCXXMemberCallExpr(CXXMemberCallExpr *Call) {
     const CXXMethodDecl *Method = Call->getMethodDecl();
     const Expr *Object = Call->getImplicitObjectArgument();
-    bool ChangesObject =
-        Method && ((Method->getIdentifier() && Method->getName().ends_with("_")) ||
-                   (!Method->isConst() && !isApiClass(Method->getParent())));
+    bool ChangesObject = Method && (Model.classifyCall(*Call).InPlace ||
+                                    (!Method->isConst() && !isApiClass(Method->getParent())));
     if (ChangesObject && refersToVar(Object))
       Found = true;
     // A non-const method of `this` may change any of its fields.
@@ -306,8 +252,7 @@ public:
     const FunctionDecl *Callee = Call->getDirectCallee();
     if (!Callee)
       return true;
-    if (Callee->isInStdNamespace() && Callee->getIdentifier() &&
-        Callee->getName() == "move" && Call->getNumArgs() == 1 &&
+    if (Model.classifyCall(*Call).Kind == CallKind::StdMove && Call->getNumArgs() == 1 &&
         refersToVar(Call->getArg(0))) {
       Found = true;
       return false;
@@ -333,7 +278,7 @@ private:
     return Record && Model.classify(QualType(Record->getTypeForDecl(), 0)) != ValueKind::Other;
   }
   bool isApiFunction(const FunctionDecl &Callee) const {
-    if (Model.classifyFreeFunction(Callee) != CallKind::Unmodelled)
+    if (Model.classifyFunction(Callee).isModelled())
       return true;
     const auto *Method = dyn_cast<CXXMethodDecl>(&Callee);
     return Method && isApiClass(Method->getParent());
@@ -392,7 +337,7 @@ public:
     if (isa<CXXOperatorCallExpr>(Call))
       return true;
     const FunctionDecl *Callee = Call->getDirectCallee();
-    bool Api = Callee && (Model.classifyFreeFunction(*Callee) != CallKind::Unmodelled ||
+    bool Api = Callee && (Model.classifyFunction(*Callee).isModelled() ||
                           (isa<CXXMemberCallExpr>(Call) &&
                            Model.classify(cast<CXXMemberCallExpr>(Call)
                                               ->getImplicitObjectArgument()
@@ -416,6 +361,66 @@ bool BodyFacts::isInvariantIn(const Expr &E, const Stmt &Loop) {
   InvarianceChecker Checker(*this, Loop, Model);
   Checker.TraverseStmt(const_cast<Expr *>(&E));
   return Checker.Invariant;
+}
+
+BodyFacts::BodyFacts(const Stmt &Body, const ApiModel &Model) : Model(Model) {
+  Collector Walk(*this);
+  Walk.TraverseStmt(const_cast<Stmt *>(&Body));
+  for (const auto &[Call, Loop] : LoopOfCall)
+    for (const Stmt *Outer = ParentLoop.lookup(Loop); Outer; Outer = ParentLoop.lookup(Outer))
+      OuterLoops.insert(Outer);
+  // A variable a lambda captures by reference escapes only if the lambda
+  // may change it; otherwise each call of the lambda reads it as it is.
+  for (const auto &[Var, LambdaBody] : Walk.capturedByReference()) {
+    ChangeFinder Finder(*Var, Model);
+    Finder.TraverseStmt(const_cast<Stmt *>(LambdaBody));
+    if (Finder.Found)
+      Escaped.insert(Var);
+  }
+}
+
+const LambdaExpr *BodyFacts::lambdaOf(const CXXRecordDecl &Closure) const {
+  for (const LambdaExpr *Lambda : Lambdas)
+    if (Lambda->getLambdaClass() == &Closure)
+      return Lambda;
+  return nullptr;
+}
+
+llvm::ArrayRef<const ValueDecl *> BodyFacts::elementsWrittenBy(const Stmt &Loop) {
+  auto [It, Inserted] = ElementWrites.try_emplace(&Loop);
+  if (!Inserted)
+    return It->second;
+  llvm::SmallVector<const ValueDecl *, 1> &Written = It->second;
+  if (const auto *RangeFor = dyn_cast<CXXForRangeStmt>(&Loop)) {
+    const VarDecl *Element = RangeFor->getLoopVariable();
+    const ValueDecl *Container = trackedDecl(stripCopies(RangeFor->getRangeInit()));
+    QualType Type = Element ? Element->getType() : QualType();
+    if (Container && Type->isReferenceType() &&
+        !Type.getNonReferenceType().isConstQualified()) {
+      ChangeFinder Finder(*Element, Model);
+      Finder.TraverseStmt(const_cast<Stmt *>(RangeFor->getBody()));
+      if (Finder.Found)
+        Written.push_back(Container);
+    }
+    return Written;
+  }
+  // `v[i] = ...` with an index that is not a constant.
+  findInTree(&Loop, [&](const Stmt &S) {
+    const auto *Assign = dyn_cast<CXXOperatorCallExpr>(&S);
+    if (!Assign || Assign->getOperator() != OO_Equal || Assign->getNumArgs() != 2)
+      return false;
+    const auto *Element =
+        dyn_cast<CXXOperatorCallExpr>(Assign->getArg(0)->IgnoreParenImpCasts());
+    if (!Element || Element->getOperator() != OO_Subscript || Element->getNumArgs() != 2 ||
+        Model.classify(Element->getArg(0)->getType()) != ValueKind::TensorList ||
+        isa<IntegerLiteral>(Element->getArg(1)->IgnoreParenImpCasts()))
+      return false;
+    if (const ValueDecl *Container = trackedDecl(Element->getArg(0)))
+      if (!llvm::is_contained(Written, Container))
+        Written.push_back(Container);
+    return false;
+  });
+  return Written;
 }
 
 } // namespace placelint::analysis

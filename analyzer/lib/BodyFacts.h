@@ -15,6 +15,7 @@
 
 namespace clang {
 class CXXMemberCallExpr;
+class CXXRecordDecl;
 class DeclRefExpr;
 class Expr;
 class LambdaExpr;
@@ -30,6 +31,7 @@ public:
   BodyFacts(const clang::Stmt &Body, const ApiModel &Model);
   ~BodyFacts();
 
+  const ApiModel &model() const { return Model; }
   bool mentionsApi() const { return MentionsApi; }
   // Whether Var may change behind the analysis's back, through a pointer or
   // a reference to it.
@@ -57,13 +59,12 @@ public:
     return DiscardedTransfers;
   }
   llvm::ArrayRef<const clang::LambdaExpr *> lambdas() const { return Lambdas; }
-  // Whether Var is the batch of a range-for over a data loader, whose
-  // tensors the loader made on the host.
-  bool isLoaderBatch(const clang::VarDecl &Var) const { return LoaderBatches.contains(&Var); }
-  // Whether `Var.Member = ...` appears in the body.
-  bool isMemberAssigned(const clang::VarDecl &Var, const clang::ValueDecl &Member) const {
-    return AssignedMembers.contains({&Var, &Member});
-  }
+  // The lambda of this body whose closure class is Closure, or null.
+  const clang::LambdaExpr *lambdaOf(const clang::CXXRecordDecl &Closure) const;
+  // The containers whose every element Loop writes: through a range-for's
+  // non-const reference (`for (auto &t : v) t = ...`), or by the index
+  // (`v[i] = ...`).
+  llvm::ArrayRef<const clang::ValueDecl *> elementsWrittenBy(const clang::Stmt &Loop);
   // Whether Loop has another loop inside it that works on tensors (an epoch
   // loop around the batch loop: what it does once per epoch is not the hot
   // path).
@@ -76,12 +77,10 @@ public:
   // Whether the body calls `to` on its own object (a setup method that
   // moves the module it belongs to).
   bool movesThis() const { return MovesThis; }
-  // Whether E is compared (`dev.type() == kCUDA`): naming a device there
-  // asks for nothing.
-  bool isComparedDevice(const clang::Expr &E) const { return Compared.contains(&E); }
-  // The first reference to Var in the body after its declaration, or null.
-  const clang::DeclRefExpr *firstUseOf(const clang::VarDecl &Var) const {
-    return FirstUse.lookup(&Var);
+  // The references to Var in the body, in source order.
+  llvm::ArrayRef<const clang::DeclRefExpr *> usesOf(const clang::VarDecl &Var) const {
+    auto It = Uses.find(&Var);
+    return It == Uses.end() ? llvm::ArrayRef<const clang::DeclRefExpr *>() : It->second;
   }
   // The range a range-for's loop variable walks, or null.
   const clang::Expr *rangeOf(const clang::VarDecl &LoopVar) const {
@@ -102,12 +101,11 @@ private:
   llvm::SmallVector<const clang::LambdaExpr *, 2> Lambdas;
   llvm::DenseSet<const clang::Expr *> Periodic;
   llvm::DenseMap<const clang::VarDecl *, const clang::Expr *> RangeOfLoopVar;
-  llvm::DenseSet<const clang::VarDecl *> LoaderBatches;
-  llvm::DenseSet<const clang::Expr *> Compared;
-  llvm::DenseMap<const clang::VarDecl *, const clang::DeclRefExpr *> FirstUse;
+  llvm::DenseMap<const clang::VarDecl *, llvm::SmallVector<const clang::DeclRefExpr *, 4>> Uses;
   llvm::DenseSet<const clang::Stmt *> OuterLoops;
   llvm::DenseMap<const clang::ValueDecl *, llvm::SmallVector<const clang::Expr *, 2>> Assignments;
-  llvm::DenseSet<std::pair<const clang::VarDecl *, const clang::ValueDecl *>> AssignedMembers;
+  llvm::DenseMap<const clang::Stmt *, llvm::SmallVector<const clang::ValueDecl *, 1>>
+      ElementWrites;
   // Tensors given to an optimizer, and the loops that call its step().
   llvm::DenseSet<const clang::ValueDecl *> HeldByOptimizer;
   llvm::DenseSet<const clang::Stmt *> OptimizerLoops;

@@ -26,11 +26,12 @@ DeviceAnalysis::~DeviceAnalysis() = default;
 
 bool DeviceAnalysis::analyze(const FunctionDecl &Function, FindingsHandler &Handler,
                              FactObserver Observer) {
-  return analyze(Function, /*Arguments=*/{}, Summaries->moduleEntryOf(Function), Handler,
+  return analyze(Function, /*Arguments=*/{}, Summaries->classEntryOf(Function), Handler,
                  Observer);
 }
 
-bool DeviceAnalysis::analyze(const FunctionDecl &Function, llvm::ArrayRef<ValueFact> Arguments,
+bool DeviceAnalysis::analyze(const FunctionDecl &Function,
+                             llvm::ArrayRef<AbstractValue> Arguments,
                              const EntryFacts *Entry, FindingsHandler &Handler,
                              FactObserver Observer) {
   if (!isAnalyzable(Function, Context))
@@ -39,7 +40,8 @@ bool DeviceAnalysis::analyze(const FunctionDecl &Function, llvm::ArrayRef<ValueF
   if (!Body.mentionsApi())
     return false;
   FunctionFacts Facts(Function, Body);
-  if (!DeviceFlow(Context, Model, *Summaries, Arguments, Facts, Entry).run())
+  CallInputs Inputs{Arguments};
+  if (!DeviceFlow(Context, Model, *Summaries, Inputs, Facts, Entry).run())
     return false;
   for (Diagnoser Diagnose : allDiagnosers())
     Diagnose(Facts, Handler);

@@ -103,6 +103,16 @@ DeviceSet::forgetIf(llvm::function_ref<bool(const AbstractDevice &)> Drop) const
   return *this;
 }
 
+DeviceSet DeviceSet::substitute(const AbstractDevice &From, const DeviceSet &To) const {
+  if (!isKnown() || !llvm::is_contained(devices(), From))
+    return *this;
+  DeviceSet Result = To.isBottom() ? DeviceSet::unknown() : To;
+  for (const AbstractDevice &D : devices())
+    if (!(D == From))
+      Result = Result.join(DeviceSet::of(D));
+  return Result;
+}
+
 bool operator==(const DeviceSet &L, const DeviceSet &R) {
   return L.State == R.State && L.devices() == R.devices();
 }

@@ -1,5 +1,7 @@
 #include "Syntax.h"
 
+#include "placelint/analysis/ApiModel.h"
+
 #include "clang/AST/DeclCXX.h"
 #include "clang/AST/ExprCXX.h"
 
@@ -7,15 +9,14 @@ namespace placelint::analysis {
 
 using namespace clang;
 
+namespace {
+
 bool isStdFunction(const FunctionDecl *Callee, llvm::StringRef Name) {
   return Callee && Callee->isInStdNamespace() && Callee->getIdentifier() &&
          Callee->getName() == Name;
 }
 
-bool isTupleMaker(const FunctionDecl *Callee) {
-  return isStdFunction(Callee, "make_tuple") || isStdFunction(Callee, "make_pair") ||
-         isStdFunction(Callee, "forward_as_tuple");
-}
+} // namespace
 
 const Stmt *findInTree(const Stmt *S, llvm::function_ref<bool(const Stmt &)> Matches) {
   if (!S)
@@ -28,17 +29,11 @@ const Stmt *findInTree(const Stmt *S, llvm::function_ref<bool(const Stmt &)> Mat
   return nullptr;
 }
 
-bool callsFunctionNamed(const Stmt &S, llvm::StringRef Name) {
-  const auto *Call = dyn_cast<CallExpr>(&S);
-  const FunctionDecl *Callee = Call ? Call->getDirectCallee() : nullptr;
-  return Callee && Callee->getIdentifier() && Callee->getName() == Name;
-}
-
-bool isMoveOfThis(const Stmt &S) {
+bool isMoveOfThis(const Stmt &S, const ApiModel &Model) {
   const auto *Call = dyn_cast<CXXMemberCallExpr>(&S);
   const Expr *Object = Call ? Call->getImplicitObjectArgument() : nullptr;
-  return Object && callsFunctionNamed(S, "to") &&
-         isa<CXXThisExpr>(Object->IgnoreParenImpCasts());
+  return Object && isa<CXXThisExpr>(Object->IgnoreParenImpCasts()) &&
+         Model.classifyCall(*Call).Kind == CallKind::ModuleTo;
 }
 
 const Expr *stripCopies(const Expr *E) {

@@ -16,6 +16,8 @@ class ValueDecl;
 
 namespace placelint::analysis {
 
+class ApiModel;
+
 // The expression under implicit nodes, parentheses, copies and std::move:
 // `std::move(x)`, `Tensor(x)` and `x` all give the DeclRefExpr `x`.
 const clang::Expr *stripCopies(const clang::Expr *E);
@@ -48,17 +50,8 @@ bool isEmptyList(const clang::Expr *E);
 // The value a converting constructor wraps: `2.0` in TensorDataContainer(2.0).
 const clang::Expr *convertedValue(const clang::Expr *E);
 
-// Whether Callee is std::NAME.
-bool isStdFunction(const clang::FunctionDecl *Callee, llvm::StringRef Name);
-
-// std::make_tuple, make_pair, forward_as_tuple: a tuple built in place.
-bool isTupleMaker(const clang::FunctionDecl *Callee);
-
-// Whether S calls a function (or method) named Name.
-bool callsFunctionNamed(const clang::Stmt &S, llvm::StringRef Name);
-
-// Whether S is a call of `to(...)` on `this` (a module moving itself).
-bool isMoveOfThis(const clang::Stmt &S);
+// Whether S is a call of Module::to on `this` (a module moving itself).
+bool isMoveOfThis(const clang::Stmt &S, const ApiModel &Model);
 
 // The first statement in S's tree (S included, in pre-order) that Matches,
 // or null.

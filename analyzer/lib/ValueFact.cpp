@@ -27,15 +27,8 @@ ValueFact ValueFact::join(const ValueFact &Other) const {
   }
   Result.OptionsWithoutDevice = OptionsWithoutDevice && Other.OptionsWithoutDevice;
   Result.AfterMismatch = AfterMismatch || Other.AfterMismatch;
-  Result.RequiresGrad = RequiresGrad && Other.RequiresGrad;
-  if (NonLeafMove == Other.NonLeafMove)
-    Result.NonLeafMove = NonLeafMove;
-  if (HostFactory == Other.HostFactory)
-    Result.HostFactory = HostFactory;
-  if (TransferCall == Other.TransferCall && TransferSource == Other.TransferSource) {
-    Result.TransferCall = TransferCall;
-    Result.TransferSource = TransferSource;
-  }
+  if (MadeBy == Other.MadeBy)
+    Result.MadeBy = MadeBy;
   return Result;
 }
 

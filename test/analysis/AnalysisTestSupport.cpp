@@ -73,6 +73,14 @@ public:
                     line(F.Loop->getBeginLoc()));
   }
 
+  void onNonLeafParameter(const NonLeafParameterFinding &F) override {
+    const char *Use = F.Kind == ParameterUseKind::Optimizer  ? "optimizer"
+                      : F.Kind == ParameterUseKind::GradRead ? "grad read"
+                                                             : "registration";
+    Lines.push_back("nonleaf " + line(F.Move->getExprLoc()) + " '" + text(F.Tensor) + "' by " +
+                    Use + " " + line(F.Use->getExprLoc()));
+  }
+
   std::vector<std::string> Lines;
 
 private:

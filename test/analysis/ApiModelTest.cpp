@@ -40,18 +40,53 @@ TEST(ApiModelTest, DeviceTypeEnumerators) {
   EXPECT_FALSE(ApiModel::deviceKindOfEnumerator("k"));
 }
 
-TEST(ApiModelTest, TensorMethods) {
-  EXPECT_EQ(ApiModel::classifyTensorMethod("to"), CallKind::Transfer);
-  EXPECT_EQ(ApiModel::classifyTensorMethod("cuda"), CallKind::Transfer);
-  EXPECT_EQ(ApiModel::classifyTensorMethod("cpu"), CallKind::Transfer);
-  EXPECT_EQ(ApiModel::classifyTensorMethod("add_"), CallKind::SameDeviceOp);
-  EXPECT_EQ(ApiModel::classifyTensorMethod("matmul"), CallKind::SameDeviceOp);
-  EXPECT_EQ(ApiModel::classifyTensorMethod("copy_"), CallKind::CrossDeviceCopy);
-  EXPECT_EQ(ApiModel::classifyTensorMethod("sum"), CallKind::FullReduction);
-  EXPECT_EQ(ApiModel::classifyTensorMethod("item"), CallKind::SyncToHost);
-  EXPECT_EQ(ApiModel::classifyTensorMethod("view"), CallKind::Unmodelled);
-  EXPECT_EQ(ApiModel::classifyOptionsMethod("device"), CallKind::OptionsDevice);
-  EXPECT_EQ(ApiModel::classifyOptionsMethod("dtype"), CallKind::OptionsBuilder);
+TEST(ApiModelTest, NamesMapToKinds) {
+  for (ApiProfile Profile : {ApiProfile::Pl, ApiProfile::Libtorch}) {
+    const ProfileTable &Table = profileTable(Profile);
+    auto Tensor = [&](llvm::StringRef Name) { return Table.TensorMethods.lookup(Name); };
+    EXPECT_EQ(Tensor("to").Kind, CallKind::Transfer);
+    EXPECT_EQ(Tensor("to").Target, TransferTarget::Argument);
+    EXPECT_EQ(Tensor("cuda").Target, TransferTarget::Cuda);
+    EXPECT_EQ(Tensor("cpu").Target, TransferTarget::Cpu);
+    EXPECT_EQ(Tensor("add_").Kind, CallKind::SameDeviceOp);
+    EXPECT_EQ(Tensor("matmul").Rank, ResultRank::Unknown);
+    EXPECT_EQ(Tensor("dot").Rank, ResultRank::ZeroDim);
+    EXPECT_EQ(Tensor("copy_").Kind, CallKind::CrossDeviceCopy);
+    EXPECT_EQ(Tensor("sum").Kind, CallKind::FullReduction);
+    EXPECT_EQ(Tensor("item").Kind, CallKind::SyncToHost);
+    EXPECT_EQ(Tensor("view").Kind, CallKind::Reshape);
+    EXPECT_EQ(Tensor("grad").Kind, CallKind::GradRead);
+    EXPECT_EQ(Tensor("requires_grad_").Kind, CallKind::MarkRequiresGrad);
+    EXPECT_FALSE(Tensor("masked_fill").isModelled()); // OtherApi, by ApiModel::classifyMethod
+    EXPECT_EQ(Table.OptionsMethods.lookup("device").Kind, CallKind::OptionsDevice);
+    EXPECT_EQ(Table.OptionsMethods.lookup("dtype").Kind, CallKind::OptionsBuilder);
+    EXPECT_EQ(Table.OptionsMethods.lookup("pinned_memory").Kind, CallKind::OptionsPinnedMemory);
+    EXPECT_EQ(Table.FreeFunctions.lookup("zeros").Kind, CallKind::Factory);
+    EXPECT_EQ(Table.FreeFunctions.lookup("cat").Kind, CallKind::ListOp);
+    EXPECT_EQ(Table.ModuleMethods.lookup("register_buffer").Kind, CallKind::RegisterBuffer);
+    EXPECT_EQ(Table.OptimizerMethods.lookup("step").Kind, CallKind::OptimizerStep);
+  }
+}
+
+// Optimizers are recognised in every spelling, once (ApiModel::optimizerArguments):
+// constructed, by std::make_unique / make_shared, and by new.
+TEST(ApiModelTest, OptimizersInEverySpelling) {
+  const char *Code = R"cpp(#include <torch/torch.h>
+#include <memory>
+void f(torch::Device dev) {
+  auto w = torch::randn({2}, torch::requires_grad()).to(dev);
+  auto b = torch::randn({2}, torch::requires_grad()).to(dev);
+  auto c = torch::randn({2}, torch::requires_grad()).to(dev);
+  auto d = torch::randn({2}, torch::requires_grad()).to(dev);
+  torch::optim::SGD sgd({w}, 0.1);
+  auto adam = std::make_unique<torch::optim::Adam>(std::vector<torch::Tensor>{b});
+  auto shared = std::make_shared<torch::optim::SGD>(std::vector<torch::Tensor>{c}, 0.1);
+  auto *raw = new torch::optim::SGD({d}, 0.1);
+}
+)cpp";
+  EXPECT_THAT(analyzeFunction(Code, "f").Findings,
+              ElementsAre("nonleaf L4 'w' by optimizer L8", "nonleaf L5 'b' by optimizer L9",
+                          "nonleaf L6 'c' by optimizer L10", "nonleaf L7 'd' by optimizer L11"));
 }
 
 // The profile decides which types are tensors: with `pl` forced, libtorch's

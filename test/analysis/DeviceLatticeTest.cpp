@@ -83,6 +83,15 @@ TEST(DeviceSetTest, ForgetIfDropsToUnknown) {
   EXPECT_EQ(S.forgetIf([](const AbstractDevice &D) { return D.index() == 7; }), S);
 }
 
+TEST(DeviceSetTest, SubstituteReplacesOneMember) {
+  AbstractDevice Module = AbstractDevice::ofModule(DevA);
+  DeviceSet S = setOf({AbstractDevice::cpu(), Module});
+  EXPECT_EQ(S.substitute(Module, DeviceSet::of(AbstractDevice::cuda(1))),
+            setOf({AbstractDevice::cpu(), AbstractDevice::cuda(1)}));
+  EXPECT_TRUE(S.substitute(Module, DeviceSet::unknown()).isUnknown());
+  EXPECT_EQ(S.substitute(AbstractDevice::cuda(0), DeviceSet::unknown()), S);
+}
+
 TEST(DeviceSetTest, Describe) {
   EXPECT_EQ(DeviceSet::bottom().describe(nameOf), "bottom");
   EXPECT_EQ(DeviceSet::unknown().describe(nameOf), "unknown");

@@ -1,7 +1,8 @@
 // RUN: %check_placement %s placement-mixed-device %t -- -- %mock_includes
 //
-// Fields of `this` are tracked within one member function. At entry their
-// device is unknown: another member function may have moved them.
+// Fields of `this` are tracked within one member function. At entry they
+// hold what the constructors and the other member functions may leave in
+// them.
 #include <pl/pl.h>
 
 void consume(const pl::Tensor &t);
@@ -27,11 +28,14 @@ public:
     // CHECK-MESSAGES: :[[@LINE-3]]:21: note: 'pl::ones({4}, pl::kCUDA)' was created on cuda here
   }
 
-  // The constructor put bias_ on cuda, but this function cannot know that
-  // nothing moved it since.
-  void unknownAtEntry() {
+  // The constructor put bias_ on cuda, thisArrowSpelling() on the cpu:
+  // either may be what this function finds.
+  void fieldsAsTheOtherMethodsLeaveThem() {
     consume(weights_ + bias_);
     consume(bias_ + pl::ones({4}));
+    // CHECK-MESSAGES: :[[@LINE-1]]:19: warning: 'bias_' may be on cuda but 'pl::ones({4})' is on cpu in call to 'operator+' [placement-mixed-device]
+    // CHECK-MESSAGES: :[[@LINE-25]]:49: note: 'bias_' was created on cuda here
+    // CHECK-MESSAGES: :[[@LINE-3]]:21: note: 'pl::ones({4})' was created on cpu here
   }
 
   void sameDeviceFields() {

@@ -68,6 +68,15 @@ public:
       return read(Cast->getSubExpr());
     if (const auto *Binary = dyn_cast<BinaryOperator>(E))
       return readBinary(*Binary);
+    // A flag set once from a condition: `const bool use_cuda = !no_cuda &&
+    // cuda::is_available();` then `if (use_cuda)`.
+    if (const VarDecl *Flag = unchangedLocal(E); Flag && Flag->getType()->isBooleanType() &&
+                                                 Depth < kMaxFlagDepth) {
+      ++Depth;
+      Availability Says = read(Flag->getInit());
+      --Depth;
+      return Says;
+    }
     return {};
   }
 
@@ -135,11 +144,16 @@ private:
       const FunctionDecl *Callee = Call->getDirectCallee();
       return Callee ? Model.availabilityCheck(*Callee) : std::nullopt;
     }
-    const auto *Ref = dyn_cast<DeclRefExpr>(E);
+    const VarDecl *Var = unchangedLocal(E);
+    return Var ? checkIn(Var->getInit()) : std::nullopt;
+  }
+
+  // The local E names, when it has an initializer and is never assigned again.
+  const VarDecl *unchangedLocal(const Expr *E) const {
+    const auto *Ref = dyn_cast<DeclRefExpr>(E->IgnoreParenImpCasts());
     const auto *Var = Ref ? dyn_cast<VarDecl>(Ref->getDecl()) : nullptr;
-    if (!Var || !Var->isLocalVarDecl() || !Var->getInit() || Assigned.contains(Var))
-      return std::nullopt;
-    return checkIn(Var->getInit());
+    return Var && Var->isLocalVarDecl() && Var->getInit() && !Assigned.contains(Var) ? Var
+                                                                                     : nullptr;
   }
 
   std::optional<std::int64_t> constant(const Expr *E) const {
@@ -164,9 +178,11 @@ private:
         Assigned.insert(Var);
   }
 
+  static constexpr unsigned kMaxFlagDepth = 4;
   const ApiModel &Model;
   const ASTContext &Context;
   llvm::DenseSet<const VarDecl *> Assigned;
+  mutable unsigned Depth = 0;
 };
 
 } // namespace

@@ -3,6 +3,7 @@
 // their summaries.
 #include "flow/DeviceFlow.h"
 
+#include "BodyFacts.h"
 #include "Syntax.h"
 
 #include "clang/AST/ASTContext.h"
@@ -17,63 +18,188 @@ ValueFact DeviceFlow::evaluateCall(const CallExpr &Call) {
   bool Tracked = Model.classify(Call.getType()) != ValueKind::Other;
   if (!Callee)
     return Tracked ? resultOf(Call, DeviceSet::unknown(), ZeroDim::Unknown) : ValueFact();
-  if ((isStdFunction(Callee, "move") || isStdFunction(Callee, "forward")) &&
-      Call.getNumArgs() == 1)
-    return factOf(Call.getArg(0));
-  // Tuples of tensors are lists: made by make_tuple, read by get<N>.
-  if (isTupleMaker(Callee)) {
+  ApiCall Api = Model.classifyCall(Call);
+  switch (Api.Kind) {
+  case CallKind::StdMove:
+    if (Call.getNumArgs() == 1)
+      return yield(Call, valueOf(Call.getArg(0)));
+    break;
+  case CallKind::TupleMake: {
     llvm::SmallVector<const Expr *, 4> Elements(Call.arguments());
-    return newList(Elements);
+    return newTuple(Call, Elements);
   }
-  if (isStdFunction(Callee, "get") && Call.getNumArgs() == 1 &&
-      Model.classify(Call.getArg(0)->getType()) == ValueKind::TensorList)
-    return factOf(Call.getArg(0));
-  if ((isStdFunction(Callee, "make_shared") || isStdFunction(Callee, "make_unique")) &&
-      Model.classify(Call.getType()) == ValueKind::Module) {
+  case CallKind::TupleGet:
+    if (Call.getNumArgs() == 1)
+      if (std::optional<unsigned> Index = tupleIndex(Call))
+        return yield(Call,
+                     valueOf(Call.getArg(0)).below(*AccessPath().child(AccessStep::element(*Index))));
+    break;
+  case CallKind::MakeShared: {
     llvm::SmallVector<const Expr *, 4> Args(Call.arguments());
-    return newModule(Call, Call.getExprLoc(), Args);
+    if (Model.classify(Call.getType()) == ValueKind::Module)
+      return newModule(Call, Call.getExprLoc(), Args);
+    // `std::make_shared<Config>(...)`: what it points to, made from Args.
+    const CXXRecordDecl *Pointer = Call.getType()->getAsCXXRecordDecl();
+    const auto *Made = dyn_cast_or_null<ClassTemplateSpecializationDecl>(Pointer);
+    if (Tracked && Made && Made->getTemplateArgs().size() >= 1 &&
+        Made->getTemplateArgs()[0].getKind() == TemplateArgument::Type && Args.size() == 1 &&
+        Context.hasSameUnqualifiedType(Made->getTemplateArgs()[0].getAsType(),
+                                       Args[0]->getType().getNonReferenceType()))
+      return yield(Call, valueOf(Args[0]));
+    break;
   }
-  CallKind Kind = Model.classifyFreeFunction(*Callee);
-  if (Kind != CallKind::Unmodelled)
-    return evaluateApiCall(Call, *Callee, Kind);
-  forgetReferenceArguments(Call, *Callee);
-  if (!Tracked)
+  case CallKind::OptimizerConstruction:
+    recordOptimizer(Call, llvm::ArrayRef(Call.getArgs(), Call.getNumArgs()));
     return ValueFact();
+  case CallKind::Unmodelled:
+    break;
+  default:
+    return evaluateApiCall(Call, *Callee, Api);
+  }
   return summaryCall(Call, *Callee);
 }
 
-ValueFact DeviceFlow::summaryCall(const CallExpr &Call, const FunctionDecl &Callee) {
+std::optional<unsigned> DeviceFlow::tupleIndex(const CallExpr &Get) const {
+  const FunctionDecl *Callee = Get.getDirectCallee();
+  const TemplateArgumentList *Args = Callee ? Callee->getTemplateSpecializationArgs() : nullptr;
+  if (!Args || Args->size() == 0 || (*Args)[0].getKind() != TemplateArgument::Integral)
+    return std::nullopt;
+  return static_cast<unsigned>((*Args)[0].getAsIntegral().getZExtValue());
+}
+
+llvm::SmallVector<AbstractValue, 4>
+DeviceFlow::argumentValues(llvm::ArrayRef<const Expr *> Args) {
+  llvm::SmallVector<AbstractValue, 4> Values;
+  for (const Expr *Arg : Args) {
+    ValueKind Kind = Model.classify(Arg->getType());
+    Values.push_back(Kind != ValueKind::Other ? valueOf(Arg)
+                                              : AbstractValue(ValueFact::unknown()));
+    // A device handed to code of the unit is a request: it is there to be used.
+    if (Kind == ValueKind::Device || Kind == ValueKind::DeviceType ||
+        Kind == ValueKind::TensorOptions)
+      noteCudaUse(Values.back().Whole);
+  }
+  return Values;
+}
+
+namespace {
+
+// Whether the analysis may look into Definition for a summary.
+bool hasUserBody(const FunctionDecl *Definition, const ASTContext &Context) {
+  return Definition && Definition->hasBody() && !Definition->isDependentContext() &&
+         !Context.getSourceManager().isInSystemHeader(Definition->getLocation());
+}
+
+} // namespace
+
+ValueFact DeviceFlow::summaryCall(const CallExpr &Call, const FunctionDecl &Callee,
+                                  const Expr *Object) {
   const FunctionDecl *Definition = Callee.getDefinition();
-  if (!Definition || !Definition->hasBody() || Definition->isDependentContext() ||
-      Context.getSourceManager().isInSystemHeader(Definition->getLocation()))
-    return resultOf(Call, DeviceSet::unknown(), ZeroDim::Unknown);
-  llvm::SmallVector<ValueFact, 4> Args;
-  for (const Expr *Arg : Call.arguments())
-    Args.push_back(Model.classify(Arg->getType()) != ValueKind::Other ? factOf(Arg)
-                                                                      : ValueFact::unknown());
+  const auto *Method =
+      dyn_cast<CXXMethodDecl>(Definition ? Definition : static_cast<const FunctionDecl *>(&Callee));
+  bool IsLambda = Method && Method->getParent()->isLambda();
+  bool ChangesObject = Object && Method && !Method->isConst() && !Method->isStatic();
+  bool OnThis = Object && isa<CXXThisExpr>(Object->IgnoreParenImpCasts());
+  bool Tracked = Model.classify(Call.getType()) != ValueKind::Other;
+  if (!hasUserBody(Definition, Context) || (Method && Method->isVirtual())) {
+    forgetReferenceArguments(Call, Callee);
+    if (ChangesObject && OnThis)
+      forgetFields();
+    else if (std::optional<Place> Where = ChangesObject ? placeOf(Object) : std::nullopt;
+             Where && Model.classify(Object->getType()) == ValueKind::Aggregate)
+      write({Where->Path}, ValueFact::unknown(), nullptr, Call.getExprLoc());
+    return Tracked ? resultOf(Call, DeviceSet::unknown(), ZeroDim::Unknown) : ValueFact();
+  }
   // A member call's arguments exclude the object; an operator() call's
   // first argument is the object.
-  if (isa<CXXOperatorCallExpr>(Call) && isa<CXXMethodDecl>(Definition) && !Args.empty())
-    Args.erase(Args.begin());
-  // A lambda of this function is analysed with what it is called with here.
-  if (const auto *Method = dyn_cast<CXXMethodDecl>(Definition);
-      Method && Method->getParent()->isLambda())
-    Facts.recordLambdaCall(*Definition, Args);
-  ValueFact Summary = Summaries.resultOf(*Definition, Args);
-  ValueFact Result = resultOf(Call, Summary.Devices, Summary.Dim);
-  // A host-only helper given a fresh copy of a device tensor returns data
-  // that came from that device (for round trips: `f(x.cpu()).to(dev)`).
-  std::optional<AbstractDevice> On = Result.Devices.single();
-  for (const ValueFact &Arg : Args)
-    if (On && On->isCpu() && Arg.TransferCall && Arg.Devices == Result.Devices) {
-      Result.TransferCall = Arg.TransferCall;
-      Result.TransferSource = Arg.TransferSource;
+  llvm::ArrayRef<const Expr *> ArgExprs(Call.getArgs(), Call.getNumArgs());
+  if (isa<CXXOperatorCallExpr>(Call) && Method && !ArgExprs.empty())
+    ArgExprs = ArgExprs.drop_front();
+  llvm::SmallVector<AbstractValue, 4> Args = argumentValues(ArgExprs);
+  llvm::SmallVector<std::optional<std::int64_t>, 4> Integers;
+  for (const Expr *Arg : ArgExprs)
+    Integers.push_back(Arg->getType()->isIntegerType() ? integerOf(Arg) : std::nullopt);
+  CallInputs Given{Args, Integers};
+  // The object of a method: `this` (the fields as they are here), or a
+  // value with parts by field.
+  AbstractValue ObjectValue(ValueFact::unknown());
+  if (Object && !IsLambda && Method && !Method->isStatic()) {
+    if (OnThis) {
+      for (const auto &[Path, Fact] : Current)
+        if (const auto *Field = dyn_cast<FieldDecl>(Path.root()))
+          if (std::optional<AccessPath> Relative =
+                  AccessPath().child(AccessStep::field(Field))->append(Path))
+            ObjectValue.set(*Relative, Fact);
+    } else {
+      ObjectValue = valueOf(Object);
     }
-  return Result;
+    Given.Object = &ObjectValue;
+  }
+  // A lambda finds what it captured: by reference, as it is now; by copy,
+  // as it was made.
+  EntryFacts Captured;
+  if (IsLambda) {
+    Facts.recordLambdaCall(*Definition, Args);
+    if (const EntryFacts *Made = Summaries.capturesOf(*Method->getParent()))
+      Captured = *Made;
+    if (const LambdaExpr *Lambda = Facts.body().lambdaOf(*Method->getParent()))
+      for (const LambdaCapture &Capture : Lambda->captures())
+        if (Capture.capturesVariable() && Capture.getCaptureKind() == LCK_ByRef)
+          for (const auto &[Path, Fact] : Current)
+            if (Path.root() == Capture.getCapturedVar())
+              Captured.Known[Path] = Fact;
+    Given.Captures = &Captured;
+  }
+  CallSummary Summary = Summaries.summarize(*Definition, Given);
+  // Inside a module's methods, its registered state is on "the device of"
+  // the module: here, the device of the module it is called on.
+  const CXXRecordDecl *Class = Method ? Method->getParent() : nullptr;
+  DeviceSet ModuleDevices = Object && !OnThis && ObjectValue.Whole.Devices.isKnown()
+                                ? ObjectValue.Whole.Devices
+                                : DeviceSet::unknown();
+  auto PlaceModule = [&](AbstractValue &Value) {
+    if (!Class)
+      return;
+    AbstractDevice Own = AbstractDevice::ofModule(Class);
+    Value.Whole.Devices = Value.Whole.Devices.substitute(Own, ModuleDevices);
+    for (auto &[Relative, Fact] : Value.Parts)
+      Fact.Devices = Fact.Devices.substitute(Own, ModuleDevices);
+  };
+
+  // What the callee leaves in its object and in what it takes by reference.
+  if (ChangesObject && Summary.Object) {
+    if (!OnThis)
+      PlaceModule(*Summary.Object);
+    std::optional<Place> Where = OnThis ? std::nullopt : placeOf(Object);
+    for (const auto &[Relative, Fact] : Summary.Object->Parts) {
+      const FieldDecl *Field = Relative.steps().front().asField();
+      if (OnThis && Field) {
+        AccessPath Path(Field);
+        for (AccessStep Step : Relative.steps().drop_front())
+          Path = *Path.child(Step);
+        write({Path}, Fact, nullptr, Call.getExprLoc());
+      } else if (Where) {
+        if (std::optional<AccessPath> Path = Where->Path.append(Relative))
+          write({*Path, Where->OneElement}, Fact, nullptr, Call.getExprLoc());
+      }
+    }
+  }
+  for (unsigned I = 0; I < ArgExprs.size() && I < Summary.ByReference.size(); ++I)
+    if (Summary.ByReference[I])
+      if (std::optional<Place> Where = placeOf(stripCopies(ArgExprs[I])))
+        write(*Where, *Summary.ByReference[I], nullptr, Call.getExprLoc());
+
+  if (!Tracked)
+    return ValueFact();
+  AbstractValue Result = Summary.Result;
+  PlaceModule(Result);
+  ValueFact Whole = resultOf(Call, Result.Whole.Devices, Result.Whole.Dim);
+  Result.Whole = Whole;
+  return yield(Call, std::move(Result));
 }
 
 ValueFact DeviceFlow::evaluateApiCall(const CallExpr &Call, const FunctionDecl &Callee,
-                                      CallKind Kind) {
+                                      ApiCall Api) {
   llvm::SmallVector<const Expr *, 4> Args(Call.arguments());
   // The device a factory's options or device argument names (Default if none).
   auto FactoryDevice = [&](DeviceSet Default) {
@@ -81,34 +207,24 @@ ValueFact DeviceFlow::evaluateApiCall(const CallExpr &Call, const FunctionDecl &
       ValueKind ArgKind = Model.classify(Arg->getType());
       if (ArgKind == ValueKind::TensorOptions) {
         ValueFact Options = factOf(Arg);
+        noteCudaUse(Options);
         return Options.OptionsWithoutDevice ? Default : Options.Devices;
       }
-      if (ArgKind == ValueKind::Device || ArgKind == ValueKind::DeviceType)
-        return deviceFromArguments(Arg).Devices;
+      if (ArgKind == ValueKind::Device || ArgKind == ValueKind::DeviceType) {
+        ValueFact Device = deviceFromArguments(Arg);
+        noteCudaUse(Device);
+        return Device.Devices;
+      }
     }
     return Default;
   };
   auto Created = [&](DeviceSet Devices, ZeroDim Dim) {
     ValueFact Fact = ValueFact::on(Devices, Dim);
     Fact.From = {OriginKind::Created, Call.getExprLoc()};
+    Fact.MadeBy = &Call;
     return Fact;
   };
-  // No device given, nor pinned memory asked for (a pinned host tensor is
-  // made to be copied with non_blocking).
-  auto OnTheHostByDefault = [&] {
-    for (const Expr *Arg : Args) {
-      if (isDefaultArgument(Arg))
-        continue;
-      ValueKind ArgKind = Model.classify(Arg->getType());
-      if (ArgKind == ValueKind::Device || ArgKind == ValueKind::DeviceType ||
-          (ArgKind == ValueKind::TensorOptions && !factOf(Arg).OptionsWithoutDevice) ||
-          findInTree(Arg, [](const Stmt &S) { return callsFunctionNamed(S, "pinned_memory"); }))
-        return false;
-    }
-    return true;
-  };
   const DeviceSet OnCpu = DeviceSet::of(AbstractDevice::cpu());
-  StringRef Name = Callee.getName();
   if (Model.classify(Call.getType()) == ValueKind::Module) {
     // torch::jit::load(path[, device]): a scripted module, on the device
     // named (passed as an optional<Device>), the cpu by default.
@@ -116,15 +232,25 @@ ValueFact DeviceFlow::evaluateApiCall(const CallExpr &Call, const FunctionDecl &
     for (const Expr *Arg : Args) {
       const Expr *Value = convertedValue(Arg);
       ValueKind Kind = Model.classify(Value->getType());
-      if (Kind == ValueKind::Device || Kind == ValueKind::DeviceType)
-        Devices = deviceFromArguments(Value).Devices;
+      if (Kind == ValueKind::Device || Kind == ValueKind::DeviceType) {
+        ValueFact Device = deviceFromArguments(Value);
+        noteCudaUse(Device);
+        Devices = Device.Devices;
+      }
     }
     return Created(Devices, ZeroDim::No);
   }
-  switch (Kind) {
+  bool HasTensorArgument =
+      llvm::any_of(Args, [&](const Expr *Arg) { return Model.isTensor(Arg->getType()); });
+  switch (Api.Kind) {
+  case CallKind::Sample:
+    // `normal(0, 1, {n})` draws from numbers: a factory.
+    if (HasTensorArgument)
+      break;
+    return Created(FactoryDevice(OnCpu), ZeroDim::Unknown);
   case CallKind::Factory: {
     ZeroDim Dim = ZeroDim::No;
-    if (Name == "tensor" && !Args.empty()) {
+    if (Api.Rank == ResultRank::OfLiteral && !Args.empty()) {
       if (convertedValue(Args[0])->getType()->isArithmeticType())
         Dim = ZeroDim::Yes;
       else if (!listElements(Args[0]))
@@ -132,14 +258,7 @@ ValueFact DeviceFlow::evaluateApiCall(const CallExpr &Call, const FunctionDecl &
     } else if (!Args.empty() && isEmptyList(Args[0])) {
       Dim = ZeroDim::Yes; // zeros({})
     }
-    ValueFact Made = Created(FactoryDevice(OnCpu), Dim);
-    if (OnTheHostByDefault())
-      Made.HostFactory = &Call;
-    Made.RequiresGrad = llvm::any_of(Args, [&](const Expr *Arg) {
-      return Model.classify(Arg->getType()) == ValueKind::TensorOptions &&
-             factOf(Arg).RequiresGrad;
-    });
-    return Made;
+    return Created(FactoryDevice(OnCpu), Dim);
   }
   case CallKind::WrapsHostMemory:
     return Created(FactoryDevice(OnCpu), ZeroDim::No);
@@ -147,27 +266,27 @@ ValueFact DeviceFlow::evaluateApiCall(const CallExpr &Call, const FunctionDecl &
     return Created(FactoryDevice(OnCpu), ZeroDim::Yes);
   case CallKind::FactoryLike: {
     ValueFact Like = Args.empty() ? ValueFact::unknown() : factOf(Args[0]);
-    ValueFact Made = Created(FactoryDevice(Like.Devices), Like.Dim);
-    std::optional<AbstractDevice> On = Made.Devices.single();
-    if (On && On->isCpu() && OnTheHostByDefault())
-      Made.HostFactory = &Call;
-    return Made;
+    return Created(FactoryDevice(Like.Devices), Like.Dim);
   }
   case CallKind::SameDeviceOp: {
     llvm::SmallVector<Operand, 3> Operands;
     for (const Expr *Arg : Args)
       if (Model.isTensor(Arg->getType()))
         Operands.push_back(operand(Arg));
-    return operation(Call, Name, std::move(Operands));
+    return operation(Call, Api, std::move(Operands));
   }
   case CallKind::ListOp:
-    return evaluateListOp(Call, Name);
-  case CallKind::OptionsDevice:
-    return deviceFromArguments(Args);
-  case CallKind::OptionsBuilder: {
+    return evaluateListOp(Call, Callee.getName());
+  case CallKind::OptionsDevice: {
+    ValueFact Options = deviceFromArguments(Args);
+    Options.MadeBy = &Call;
+    return Options;
+  }
+  case CallKind::OptionsBuilder:
+  case CallKind::OptionsRequiresGrad: {
     ValueFact Options = ValueFact::on(OnCpu);
     Options.OptionsWithoutDevice = true;
-    Options.RequiresGrad = Name == "requires_grad" && isTrueOrDefault(Args);
+    Options.MadeBy = &Call;
     return Options;
   }
   default:
@@ -177,17 +296,14 @@ ValueFact DeviceFlow::evaluateApiCall(const CallExpr &Call, const FunctionDecl &
     return untracked(Call);
   // Any other API function (relu, softmax, nll_loss, index_select, ...)
   // needs its tensor arguments on one device, and returns a tensor there;
-  // a loss is 0-dim.
-  bool IsLoss = Name.ends_with("_loss") || Name.ends_with("cross_entropy");
+  // a loss compares its inputs element by element: none of them is a scalar.
   llvm::SmallVector<Operand, 3> Operands;
   for (const Expr *Arg : Args)
     if (Model.isTensor(Arg->getType()))
-      Operands.push_back(operand(Arg, /*Promotable=*/!IsLoss));
+      Operands.push_back(operand(Arg, /*Promotable=*/Api.Kind != CallKind::Loss));
   if (Operands.empty())
     return resultOf(Call, DeviceSet::unknown(), ZeroDim::Unknown);
-  ValueFact Result = operation(Call, Name, std::move(Operands));
-  Result.Dim = IsLoss ? ZeroDim::Yes : ZeroDim::Unknown;
-  return Result;
+  return operation(Call, Api, std::move(Operands));
 }
 
 } // namespace placelint::analysis

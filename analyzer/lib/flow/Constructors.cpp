@@ -5,6 +5,7 @@
 #include "Syntax.h"
 
 #include "clang/AST/DeclCXX.h"
+#include "clang/Basic/SourceManager.h"
 
 namespace placelint::analysis {
 
@@ -15,19 +16,11 @@ ValueFact DeviceFlow::evaluateConstruct(const CXXConstructExpr &Construct) {
   bool IsCopy = Construct.getNumArgs() >= 1 &&
                 Construct.getConstructor()->isCopyOrMoveConstructor();
   if (IsCopy && Kind != ValueKind::Other)
-    return factOf(Construct.getArg(0));
+    return yield(Construct, valueOf(Construct.getArg(0)));
   llvm::SmallVector<const Expr *, 4> Args(Construct.arguments());
-  // An optimizer is given the tensors it updates: `Adam({w, b}, ...)`, or a
-  // vector of them.
-  if (Model.isOptimizer(Construct.getType()) && !Args.empty()) {
-    if (std::optional<llvm::SmallVector<const Expr *, 4>> Elements = listElements(Args[0]))
-      for (const Expr *Element : *Elements)
-        Facts.record(ParameterUse{&Construct, Element, factOf(Element),
-                                  ParameterUseKind::Optimizer});
-    else if (Model.classify(Args[0]->getType()) == ValueKind::TensorList)
-      Facts.record(ParameterUse{&Construct, Args[0], factOf(Args[0]),
-                                ParameterUseKind::Optimizer});
-  }
+  if (std::optional<llvm::ArrayRef<const Expr *>> Optimizer =
+          Model.optimizerArguments(Construct))
+    recordOptimizer(Construct, *Optimizer);
   switch (Kind) {
   case ValueKind::Device:
     return deviceFromArguments(Args);
@@ -46,6 +39,12 @@ ValueFact DeviceFlow::evaluateConstruct(const CXXConstructExpr &Construct) {
   case ValueKind::Module:
     return newModule(Construct, Construct.getBeginLoc(), Args);
   case ValueKind::TensorList:
+  case ValueKind::Aggregate:
+    // `std::pair<Tensor, Tensor>(h, c)`, `std::tuple<...>{a, b}`.
+    if (Model.isTuple(Construct.getType()))
+      return newTuple(Construct, Args);
+    if (Kind == ValueKind::Aggregate)
+      return constructByUser(Construct);
     if (std::optional<llvm::SmallVector<const Expr *, 4>> Elements = listElements(&Construct))
       return newList(*Elements);
     // vector<Tensor>(n, t): n copies of t; vector<Tensor>(): empty.
@@ -56,7 +55,59 @@ ValueFact DeviceFlow::evaluateConstruct(const CXXConstructExpr &Construct) {
   case ValueKind::Other:
     break;
   }
-  return ValueFact::unknown();
+  return untracked(Construct);
+}
+
+ValueFact DeviceFlow::constructByUser(const CXXConstructExpr &Construct) {
+  // The fields as the constructor leaves them (an implicit one included:
+  // `Config() = default` with `Device device{kCUDA};` in the class).
+  const CXXConstructorDecl *Ctor = Construct.getConstructor();
+  const FunctionDecl *Definition = Ctor ? Ctor->getDefinition() : nullptr;
+  if (!Definition || !Definition->hasBody() ||
+      Context.getSourceManager().isInSystemHeader(Definition->getLocation()))
+    return ValueFact::unknown();
+  llvm::SmallVector<AbstractValue, 4> Args =
+      argumentValues(llvm::ArrayRef(Construct.getArgs(), Construct.getNumArgs()));
+  CallSummary Summary = Summaries.summarize(*Definition, CallInputs{Args});
+  if (!Summary.Object)
+    return ValueFact::unknown();
+  return yield(Construct, std::move(*Summary.Object));
+}
+
+ValueFact DeviceFlow::evaluateInitList(const InitListExpr &List) {
+  ValueKind Kind = Model.classify(List.getType());
+  llvm::ArrayRef<const Expr *> Inits(List.getInits(), List.getNumInits());
+  if (Kind == ValueKind::TensorList)
+    return newList(Inits);
+  const CXXRecordDecl *Record = List.getType()->getAsCXXRecordDecl();
+  if (Kind != ValueKind::Aggregate || !Record || Record->getNumBases() != 0 ||
+      List.getNumInits() == 0)
+    return untracked(List);
+  // Each field from its initializer, in declaration order.
+  AbstractValue Made(ValueFact::unknown());
+  unsigned I = 0;
+  for (const FieldDecl *Field : Record->fields()) {
+    if (I == Inits.size())
+      break;
+    const Expr *Init = Inits[I++];
+    if (Model.classify(Field->getType()) != ValueKind::Other)
+      Made.set(*AccessPath().child(AccessStep::field(Field)), valueOf(Init));
+  }
+  return yield(List, std::move(Made));
+}
+
+void DeviceFlow::recordOptimizer(const Expr &Construction, llvm::ArrayRef<const Expr *> Args) {
+  // An optimizer is given the tensors it updates: `Adam({w, b}, ...)`, or a
+  // vector of them.
+  if (Args.empty())
+    return;
+  if (std::optional<llvm::SmallVector<const Expr *, 4>> Elements = listElements(Args[0]))
+    for (const Expr *Element : *Elements)
+      Facts.record(
+          ParameterUse{&Construction, Element, factOf(Element), ParameterUseKind::Optimizer});
+  else if (Model.classify(Args[0]->getType()) == ValueKind::TensorList)
+    Facts.record(
+        ParameterUse{&Construction, Args[0], factOf(Args[0]), ParameterUseKind::Optimizer});
 }
 
 } // namespace placelint::analysis

@@ -33,8 +33,34 @@ void DeviceFlow::resolveCudaGuards() {
   });
 }
 
+void DeviceFlow::noteCudaUse(const ValueFact &Device) {
+  std::optional<AbstractDevice> Single = Device.Devices.single();
+  if (!Single || !Single->isCuda())
+    return;
+  // Where the device was written: the value itself, or, for options, the
+  // device given to their builder (`torch::device(torch::kCUDA)`).
+  const ValueFact *Fact = &Device;
+  for (unsigned Depth = 0; Fact && Fact->MadeBy && Depth < 8; ++Depth) {
+    const auto *Builder = dyn_cast<CallExpr>(Fact->MadeBy);
+    if (!Builder) {
+      noteCudaRequest(*Fact->MadeBy, *Single);
+      return;
+    }
+    ApiCall Api = Model.classifyCall(*Builder);
+    const auto *Method = dyn_cast<CXXMemberCallExpr>(Builder);
+    if (Api.Kind == CallKind::OptionsDevice && Builder->getNumArgs() >= 1)
+      Fact = Facts.factAt(Builder->getArg(0));
+    else if (Method && (Api.Kind == CallKind::OptionsBuilder ||
+                        Api.Kind == CallKind::OptionsRequiresGrad ||
+                        Api.Kind == CallKind::OptionsPinnedMemory))
+      Fact = Facts.factAt(Method->getImplicitObjectArgument());
+    else
+      return;
+  }
+}
+
 void DeviceFlow::noteCudaRequest(const Expr &Where, const AbstractDevice &Device) {
-  if (!Device.isCuda() || !CurrentBlock || Facts.body().isComparedDevice(Where))
+  if (!Device.isCuda() || !CurrentBlock)
     return;
   unsigned Needed = Device.index() == AbstractDevice::kCurrentIndex ? 1 : Device.index() + 1;
   Facts.recordCudaRequest(Where, CurrentBlock->getBlockID(), Needed);

@@ -17,6 +17,7 @@
 // What it finds goes to FunctionFacts; rules/ turn that into findings.
 #pragma once
 
+#include "flow/AbstractValue.h"
 #include "flow/FunctionFacts.h"
 #include "flow/SummaryProvider.h"
 #include "placelint/analysis/ApiModel.h"
@@ -31,49 +32,85 @@
 
 namespace placelint::analysis {
 
-// The fact of each tracked variable: locals, parameters, fields of `this`.
-using FlowState = llvm::DenseMap<const clang::ValueDecl *, ValueFact>;
+// The fact of each tracked place: locals, parameters, fields of `this`, and
+// parts of them (AccessPath). A place not listed holds what its nearest
+// listed ancestor holds.
+using FlowState = llvm::DenseMap<AccessPath, ValueFact>;
 
 class DeviceFlow {
 public:
-  // Arguments: the facts of the parameters (empty: unknown, the function
-  // analysed on its own rather than for a summary).
-  // Entry: what the function starts from besides its arguments (a module's
+  // Inputs: what the call being summarised gives the function (none: the
+  // function analysed on its own, its parameters unknown).
+  // Entry: what the function starts from besides its inputs (a module's
   // fields, a lambda's captures; null: nothing known).
   DeviceFlow(clang::ASTContext &Context, const ApiModel &Model, SummaryProvider &Summaries,
-             llvm::ArrayRef<ValueFact> Arguments, FunctionFacts &Facts,
-             const EntryFacts *Entry = nullptr)
-      : Context(Context), Model(Model), Summaries(Summaries), Arguments(Arguments),
-        Facts(Facts), Function(Facts.function()), Entry(Entry) {}
+             const CallInputs &Inputs, FunctionFacts &Facts, const EntryFacts *Entry = nullptr)
+      : Context(Context), Model(Model), Summaries(Summaries), Inputs(Inputs), Facts(Facts),
+        Function(Facts.function()), Entry(Entry) {}
 
   // Runs to the fixed point. False when no CFG could be built.
   bool run();
 
 private:
+  // Where an expression's value lives: a path, and whether it is one element
+  // of a container there (written, it joins the others).
+  struct Place {
+    AccessPath Path;
+    bool OneElement = false;
+  };
+
   // FixedPoint.cpp
   FlowState initialState() const;
   FlowState entryState(const clang::CFGBlock &Block) const;
+  // At the exit of a loop that writes every element of a container (`for
+  // (auto &t : v) t = t.to(d);`), the container holds what the last
+  // iteration left in it.
+  void takeLoopWrites(const clang::CFGBlock &Condition, FlowState &Exit) const;
   void visitElement(const clang::CFGElement &Element);
+  void declare(const clang::VarDecl &Var);
   ValueFact initialFact(const clang::ValueDecl &Decl) const;
-  ValueFact read(const clang::ValueDecl &Decl, const clang::Expr &Ref);
-  void assign(const clang::ValueDecl &Decl, ValueFact Fact, const clang::Expr *Source,
-              clang::SourceLocation At);
+  // What State holds at Path (its nearest listed ancestor's, else the
+  // variable's initial fact).
+  ValueFact lookup(const FlowState &State, const AccessPath &Path) const;
+  // What a variable holds before anything here sets it: a global constant's
+  // device, a parameter's symbolic device, unknown.
+  ValueFact defaultOf(const clang::ValueDecl &Root) const;
+  AbstractValue read(const AccessPath &Path) const;
+  void write(const Place &Where, const AbstractValue &Value, const clang::Expr *Source,
+             clang::SourceLocation At);
+  // Drops what is known at Path and below it.
+  void forget(const AccessPath &Path);
   // A callee may change what it gets by non-const reference, and a
   // non-const member function of `this` may change every field.
   void forgetReferenceArguments(const clang::CallExpr &Call, const clang::FunctionDecl &Callee);
   void forgetFields();
 
   // CudaGuards.cpp
-  // Where is a CUDA device written where one is asked for (not compared).
+  // CUDA is asked for where a device is used to place something (a move, a
+  // factory, Module::to, a field of `this`, a call of the unit's): at
+  // Where, the device as written (`kCUDA`, `"cuda:1"`, `.cuda()`).
   void noteCudaRequest(const clang::Expr &Where, const AbstractDevice &Device);
+  // A device (or options) used to place something: a request at the place
+  // the device was written, if it was written here.
+  void noteCudaUse(const ValueFact &Device);
   void resolveCudaGuards();
 
   // Expressions.cpp
   ValueFact factOf(const clang::Expr *E);
+  AbstractValue valueOf(const clang::Expr *E);
   ValueFact evaluate(const clang::Expr *E);
+  // Records Value as E's (its parts beside its fact) and returns its fact.
+  ValueFact yield(const clang::Expr &E, AbstractValue Value);
+  // The place an expression names: a variable, a field, a tuple's element,
+  // an element of a container; nullopt for values that live nowhere.
+  std::optional<Place> placeOf(const clang::Expr *E) const;
+  ValueFact evaluateMember(const clang::MemberExpr &Member);
   ValueFact evaluateDeviceTypeConstant(const clang::Expr *E);
-  // The loop variable of a data-loader range-for that `batch.data` reads.
-  const clang::VarDecl *loaderBatchOf(const clang::MemberExpr &Member) const;
+  // The device Where writes (`kCUDA`, `"cuda:1"`): made there.
+  ValueFact mentioned(const clang::Expr &Where, const AbstractDevice &Device) const;
+  // The value of an integer expression: a constant, or a parameter the call
+  // being summarised gave a constant.
+  std::optional<std::int64_t> integerOf(const clang::Expr *E) const;
   ValueFact deviceFromArguments(llvm::ArrayRef<const clang::Expr *> Args);
   // The fact of a new value that Call computed on Devices.
   ValueFact resultOf(const clang::Expr &Call, DeviceSet Devices, ZeroDim Dim) const;
@@ -82,17 +119,24 @@ private:
 
   // Constructors.cpp
   ValueFact evaluateConstruct(const clang::CXXConstructExpr &Construct);
+  // A struct made by its constructor: the fields as the constructor leaves them.
+  ValueFact constructByUser(const clang::CXXConstructExpr &Construct);
+  // `Batch{x, y}`, `Config{dev}`: each field from its initializer.
+  ValueFact evaluateInitList(const clang::InitListExpr &List);
+  // An optimizer made (in any spelling) from Args, which holds the tensors
+  // its first argument lists as parameters.
+  void recordOptimizer(const clang::Expr &Construction, llvm::ArrayRef<const clang::Expr *> Args);
 
   // Operators.cpp
   ValueFact evaluateOperatorCall(const clang::CXXOperatorCallExpr &Op);
 
   // MemberCalls.cpp
   ValueFact evaluateMemberCall(const clang::CXXMemberCallExpr &Call);
-  ValueFact evaluateTensorMethod(const clang::CXXMemberCallExpr &Call, llvm::StringRef Name);
-  ValueFact evaluateOptionsMethod(const clang::CXXMemberCallExpr &Call, llvm::StringRef Name);
+  ValueFact evaluateTensorMethod(const clang::CXXMemberCallExpr &Call, ApiCall Api);
+  ValueFact evaluateOptionsMethod(const clang::CXXMemberCallExpr &Call, ApiCall Api);
 
   // Transfers.cpp
-  ValueFact evaluateTransfer(const clang::CXXMemberCallExpr &Call, llvm::StringRef Name);
+  ValueFact evaluateTransfer(const clang::CXXMemberCallExpr &Call, ApiCall Api);
   ValueFact evaluateSync(const clang::CXXMemberCallExpr &Call);
 
   // Modules.cpp
@@ -100,36 +144,49 @@ private:
   // library module without parameters, where the tensor its options hold is.
   ValueFact newModule(const clang::Expr &Creation, clang::SourceLocation At,
                       llvm::ArrayRef<const clang::Expr *> Args);
-  ValueFact evaluateModuleMethod(const clang::CXXMemberCallExpr &Call, llvm::StringRef Name);
+  ValueFact evaluateModuleMethod(const clang::CXXMemberCallExpr &Call, ApiCall Api);
   ValueFact applyModule(const clang::Expr &Call, const clang::Expr &ModuleExpr,
                         llvm::ArrayRef<const clang::Expr *> Args);
 
   // Calls.cpp
   ValueFact evaluateCall(const clang::CallExpr &Call);
   ValueFact evaluateApiCall(const clang::CallExpr &Call, const clang::FunctionDecl &Callee,
-                            CallKind Kind);
-  ValueFact summaryCall(const clang::CallExpr &Call, const clang::FunctionDecl &Callee);
+                            ApiCall Api);
+  // A call of a function of the unit, through its summary: its result, and
+  // what it leaves in its object (Object, for a method) and in what it
+  // takes by non-const reference.
+  ValueFact summaryCall(const clang::CallExpr &Call, const clang::FunctionDecl &Callee,
+                        const clang::Expr *Object = nullptr);
+  // The values of the arguments of a call of the unit's code.
+  llvm::SmallVector<AbstractValue, 4> argumentValues(llvm::ArrayRef<const clang::Expr *> Args);
+  // `std::get<I>(t)`: I.
+  std::optional<unsigned> tupleIndex(const clang::CallExpr &Get) const;
 
   // Lists.cpp
   ValueFact evaluateListOp(const clang::CallExpr &Call, llvm::StringRef Name);
-  ValueFact evaluateListMethod(const clang::CXXMemberCallExpr &Call, llvm::StringRef Name);
-  // The fact a list gets from Element (a tensor, or a value holding one).
-  ValueFact elementFact(const clang::Expr *Element);
+  ValueFact evaluateListMethod(const clang::CXXMemberCallExpr &Call, ApiCall Api);
+  // The value a list gets from Element (a tensor, or a value holding one).
+  AbstractValue elementValue(const clang::Expr *Element);
   ValueFact newList(llvm::ArrayRef<const clang::Expr *> Elements);
+  // A tuple or pair made of Elements: each its own part, the whole their join.
+  ValueFact newTuple(const clang::Expr &Made, llvm::ArrayRef<const clang::Expr *> Elements);
 
   // Operations.cpp
   Operand operand(const clang::Expr *E, bool Promotable = true) {
     return {E, factOf(E), Promotable};
   }
-  // Records the operation and returns the fact of its result.
-  ValueFact operation(const clang::Expr &Call, llvm::StringRef Name,
+  // Records the operation (Name, for messages) and returns the fact of its
+  // result, of the rank Rank says.
+  ValueFact operation(const clang::Expr &Call, llvm::StringRef Name, ResultRank Rank,
+                      llvm::SmallVector<Operand, 3> Operands);
+  ValueFact operation(const clang::CallExpr &Call, ApiCall Api,
                       llvm::SmallVector<Operand, 3> Operands);
   ValueFact combine(const clang::Expr &Call, llvm::ArrayRef<Operand> Operands) const;
 
   clang::ASTContext &Context;
   const ApiModel &Model;
   SummaryProvider &Summaries;
-  llvm::ArrayRef<ValueFact> Arguments;
+  const CallInputs &Inputs;
   FunctionFacts &Facts;
   const clang::FunctionDecl &Function;
   const EntryFacts *Entry;

@@ -24,9 +24,24 @@ ValueFact DeviceFlow::factOf(const Expr *E) {
   return Fact;
 }
 
+AbstractValue DeviceFlow::valueOf(const Expr *E) {
+  AbstractValue Value(factOf(E));
+  if (E)
+    if (auto It = Facts.expressionParts().find(E); It != Facts.expressionParts().end())
+      Value.Parts = It->second;
+  return Value;
+}
+
+ValueFact DeviceFlow::yield(const Expr &E, AbstractValue Value) {
+  if (!Value.Parts.empty())
+    Facts.mutableParts()[&E] = std::move(Value.Parts);
+  return Value.Whole;
+}
+
 ValueFact DeviceFlow::resultOf(const Expr &Call, DeviceSet Devices, ZeroDim Dim) const {
   ValueFact Fact = ValueFact::on(Devices, Dim);
   Fact.setOrigin({OriginKind::Assigned, Call.getExprLoc()});
+  Fact.MadeBy = &Call;
   return Fact;
 }
 
@@ -34,68 +49,151 @@ ValueFact DeviceFlow::untracked(const Expr &E) const {
   return Model.classify(E.getType()) == ValueKind::Other ? ValueFact() : ValueFact::unknown();
 }
 
+namespace {
+
+// The step a field is: `first` and `second` of a std::pair are its
+// elements, as std::get<0> and std::get<1> name them.
+AccessStep stepOf(const FieldDecl &Field) {
+  const RecordDecl *Parent = Field.getParent();
+  if (Parent->isInStdNamespace() && Parent->getName() == "pair")
+    return AccessStep::element(Field.getFieldIndex());
+  return AccessStep::field(&Field);
+}
+
+} // namespace
+
+std::optional<DeviceFlow::Place> DeviceFlow::placeOf(const Expr *E) const {
+  if (!E)
+    return std::nullopt;
+  E = E->IgnoreParenImpCasts();
+  // One step further into a place; past the depth limit, the place itself
+  // (written, it joins what it holds).
+  auto Into = [](std::optional<Place> Base, AccessStep Step) -> std::optional<Place> {
+    if (!Base)
+      return std::nullopt;
+    if (std::optional<AccessPath> Child = Base->Path.child(Step))
+      return Place{*Child, Base->OneElement};
+    return Place{Base->Path, true};
+  };
+  // `v[0]`: one element, the others keep theirs. `v[i]`, by an index that
+  // varies, stands for every element in turn (`for (...) v[i] = v[i].to(d)`).
+  auto ElementOf = [](std::optional<Place> Container,
+                      const Expr *Index) -> std::optional<Place> {
+    if (Container && (!Index || isa<IntegerLiteral>(Index->IgnoreParenImpCasts())))
+      Container->OneElement = true;
+    return Container;
+  };
+  if (const auto *Ref = dyn_cast<DeclRefExpr>(E)) {
+    if (const auto *Binding = dyn_cast<BindingDecl>(Ref->getDecl())) {
+      // `auto [out, state] = f()`: an element or a field of the hidden variable.
+      if (const VarDecl *Holding = Binding->getHoldingVar())
+        return placeOf(Holding->getInit());
+      return placeOf(Binding->getBinding());
+    }
+    const auto *Var = dyn_cast<VarDecl>(Ref->getDecl());
+    if (!Var)
+      return std::nullopt;
+    // `for (auto &t : v)`: t is each element of v in turn, written in place.
+    if (const Expr *Range = Facts.body().rangeOf(*Var);
+        Range && Var->getType()->isReferenceType() &&
+        !Var->getType().getNonReferenceType().isConstQualified() &&
+        Model.classify(Range->getType()) == ValueKind::TensorList)
+      if (std::optional<Place> Container = placeOf(Range))
+        return Container;
+    return Place{AccessPath(Var)};
+  }
+  if (const auto *Member = dyn_cast<MemberExpr>(E)) {
+    const auto *Field = dyn_cast<FieldDecl>(Member->getMemberDecl());
+    if (!Field)
+      return std::nullopt;
+    if (isa<CXXThisExpr>(Member->getBase()->IgnoreParenImpCasts()))
+      return Place{AccessPath(Field)};
+    return Into(placeOf(Member->getBase()), stepOf(*Field));
+  }
+  if (const auto *Unary = dyn_cast<UnaryOperator>(E); Unary && Unary->getOpcode() == UO_Deref)
+    return placeOf(Unary->getSubExpr());
+  if (const auto *Op = dyn_cast<CXXOperatorCallExpr>(E); Op && Op->getNumArgs() >= 1) {
+    ValueKind Object = Model.classify(Op->getArg(0)->getType());
+    // Smart pointers and optionals are what they hold.
+    if ((Op->getOperator() == OO_Arrow || Op->getOperator() == OO_Star) &&
+        Object != ValueKind::Tensor)
+      return placeOf(Op->getArg(0));
+    if (Op->getOperator() == OO_Subscript && Object == ValueKind::TensorList &&
+        Op->getNumArgs() == 2)
+      return ElementOf(placeOf(Op->getArg(0)), Op->getArg(1));
+    return std::nullopt;
+  }
+  if (const auto *Call = dyn_cast<CXXMemberCallExpr>(E)) {
+    ApiCall Api = Model.classifyCall(*Call);
+    if (Api.Kind == CallKind::ListRead)
+      return ElementOf(placeOf(Call->getImplicitObjectArgument()),
+                       Call->getNumArgs() ? Call->getArg(0) : nullptr);
+    // `opt.value()`, `ptr.get()`: what they hold.
+    const CXXMethodDecl *Method = Call->getMethodDecl();
+    if (Method && Method->getIdentifier() && Method->getParent()->isInStdNamespace() &&
+        (Method->getName() == "value" || Method->getName() == "get"))
+      return placeOf(Call->getImplicitObjectArgument());
+    return std::nullopt;
+  }
+  if (const auto *Call = dyn_cast<CallExpr>(E)) {
+    ApiCall Api = Model.classifyCall(*Call);
+    if (Api.Kind == CallKind::TupleGet && Call->getNumArgs() == 1)
+      if (std::optional<unsigned> Index = tupleIndex(*Call))
+        return Into(placeOf(Call->getArg(0)), AccessStep::element(*Index));
+    if (Api.Kind == CallKind::StdMove && Call->getNumArgs() == 1)
+      return placeOf(Call->getArg(0));
+  }
+  return std::nullopt;
+}
+
 ValueFact DeviceFlow::evaluate(const Expr *E) {
+  // What only passes a value on passes its parts on too.
+  auto PassOn = [&](const Expr *Inner) { return yield(*E, valueOf(Inner)); };
   if (const auto *Paren = dyn_cast<ParenExpr>(E))
-    return factOf(Paren->getSubExpr());
+    return PassOn(Paren->getSubExpr());
   if (const auto *Full = dyn_cast<FullExpr>(E))
-    return factOf(Full->getSubExpr());
+    return PassOn(Full->getSubExpr());
   if (const auto *Temporary = dyn_cast<MaterializeTemporaryExpr>(E))
-    return factOf(Temporary->getSubExpr());
+    return PassOn(Temporary->getSubExpr());
   if (const auto *Bind = dyn_cast<CXXBindTemporaryExpr>(E))
-    return factOf(Bind->getSubExpr());
+    return PassOn(Bind->getSubExpr());
   if (const auto *Default = dyn_cast<CXXDefaultArgExpr>(E))
-    return factOf(Default->getExpr());
+    return PassOn(Default->getExpr());
   if (const auto *Default = dyn_cast<CXXDefaultInitExpr>(E))
-    return factOf(Default->getExpr());
+    return PassOn(Default->getExpr());
   if (const auto *Cast = dyn_cast<CastExpr>(E)) {
     if (Cast->getType()->isVoidType())
       return ValueFact();
     if (Model.classify(E->getType()) == ValueKind::DeviceType &&
         Model.classify(Cast->getSubExpr()->getType()) != ValueKind::DeviceType)
       return evaluateDeviceTypeConstant(E);
-    return factOf(Cast->getSubExpr());
+    return PassOn(Cast->getSubExpr());
   }
   if (const auto *Conditional = dyn_cast<AbstractConditionalOperator>(E))
-    return factOf(Conditional->getTrueExpr()).join(factOf(Conditional->getFalseExpr()));
-  if (const auto *Ref = dyn_cast<DeclRefExpr>(E)) {
-    // `auto [out, state] = lstm(x, hx)`: each name is an element of the tuple.
-    if (const auto *Binding = dyn_cast<BindingDecl>(Ref->getDecl());
-        Binding && Binding->getDecomposedDecl() &&
-        Model.classify(Binding->getDecomposedDecl()->getType()) == ValueKind::TensorList)
-      return read(*Binding->getDecomposedDecl(), *Ref);
-    if (isa<VarDecl>(Ref->getDecl()) || isa<BindingDecl>(Ref->getDecl()))
-      return read(*Ref->getDecl(), *Ref);
+    return yield(*E, valueOf(Conditional->getTrueExpr())
+                         .join(valueOf(Conditional->getFalseExpr())));
+  if (const auto *Unary = dyn_cast<UnaryOperator>(E);
+      Unary && (Unary->getOpcode() == UO_AddrOf || Unary->getOpcode() == UO_Deref))
+    return PassOn(Unary->getSubExpr());
+  // `torch::kCUDA`, a constant: asked for here.
+  if (const auto *Ref = dyn_cast<DeclRefExpr>(E);
+      Ref && Model.classify(E->getType()) == ValueKind::DeviceType)
+    if (const auto *Var = dyn_cast<VarDecl>(Ref->getDecl());
+        Var && !Var->hasLocalStorage() && Var->getType().isConstQualified())
+      return evaluateDeviceTypeConstant(E);
+  if (std::optional<Place> Where = placeOf(E))
+    return yield(*E, read(Where->Path));
+  if (isa<DeclRefExpr>(E)) {
     if (Model.classify(E->getType()) == ValueKind::DeviceType)
       return evaluateDeviceTypeConstant(E);
-    return ValueFact::unknown();
+    return untracked(*E);
   }
-  if (const auto *Member = dyn_cast<MemberExpr>(E)) {
-    if (const ValueDecl *Field = trackedDecl(Member))
-      return read(*Field, *Member);
-    // `layer->weight`: a parameter of a module, on the module's device.
-    if (Model.isTensor(E->getType()) && !isa<CXXThisExpr>(Member->getBase()->IgnoreParenImpCasts())) {
-      const Expr *Base = Member->getBase();
-      QualType BaseType = Base->getType();
-      if (Member->isArrow() && BaseType->isPointerType())
-        BaseType = BaseType->getPointeeType();
-      if (Model.classify(BaseType) == ValueKind::Module) {
-        ValueFact Module = factOf(Base);
-        ValueFact Parameter = ValueFact::on(Module.Devices, ZeroDim::No);
-        Parameter.From = Module.From;
-        return Parameter;
-      }
-    }
-    if (const VarDecl *Batch = loaderBatchOf(*Member); Batch && Model.isTensor(E->getType())) {
-      ValueFact Loaded = ValueFact::on(DeviceSet::of(AbstractDevice::cpu()), ZeroDim::No);
-      Loaded.From = {OriginKind::Created, Batch->getLocation()};
-      return Loaded;
-    }
-    if (Model.classify(E->getType()) == ValueKind::DeviceType)
-      return evaluateDeviceTypeConstant(E);
-    return ValueFact::unknown();
-  }
+  if (const auto *Member = dyn_cast<MemberExpr>(E))
+    return evaluateMember(*Member);
   if (const auto *Construct = dyn_cast<CXXConstructExpr>(E))
     return evaluateConstruct(*Construct);
+  if (const auto *List = dyn_cast<InitListExpr>(E))
+    return evaluateInitList(*List);
   if (const auto *Op = dyn_cast<CXXOperatorCallExpr>(E))
     return evaluateOperatorCall(*Op);
   if (const auto *Call = dyn_cast<CXXMemberCallExpr>(E))
@@ -103,27 +201,33 @@ ValueFact DeviceFlow::evaluate(const Expr *E) {
   if (const auto *Call = dyn_cast<CallExpr>(E))
     return evaluateCall(*Call);
   if (const auto *Binary = dyn_cast<BinaryOperator>(E); Binary && Binary->isCommaOp())
-    return factOf(Binary->getRHS());
+    return PassOn(Binary->getRHS());
   if (const auto *Literal = dyn_cast<StringLiteral>(E))
-    if (std::optional<AbstractDevice> Device = parseDeviceString(Literal->getString())) {
-      noteCudaRequest(*E, *Device);
-      return ValueFact::on(DeviceSet::of(*Device));
-    }
-  return ValueFact::unknown();
+    if (std::optional<AbstractDevice> Device = parseDeviceString(Literal->getString()))
+      return mentioned(*E, *Device);
+  return untracked(*E);
 }
 
-const VarDecl *DeviceFlow::loaderBatchOf(const MemberExpr &Member) const {
-  const Expr *Base = Member.getBase()->IgnoreParenImpCasts();
-  // `batch[i].data` for a batch of examples.
-  if (const auto *Subscript = dyn_cast<CXXOperatorCallExpr>(Base);
-      Subscript && Subscript->getOperator() == OO_Subscript)
-    Base = Subscript->getArg(0)->IgnoreParenImpCasts();
-  const auto *Ref = dyn_cast<DeclRefExpr>(Base);
-  const auto *Var = Ref ? dyn_cast<VarDecl>(Ref->getDecl()) : nullptr;
-  return Var && Facts.body().isLoaderBatch(*Var) &&
-                 !Facts.body().isMemberAssigned(*Var, *Member.getMemberDecl())
-             ? Var
-             : nullptr;
+ValueFact DeviceFlow::evaluateMember(const MemberExpr &Member) {
+  // A field of a value that lives nowhere (`make_batch().img`, `get<0>(f())`).
+  if (const auto *Field = dyn_cast<FieldDecl>(Member.getMemberDecl())) {
+    std::optional<AccessPath> Step = AccessPath().child(stepOf(*Field));
+    return yield(Member, valueOf(Member.getBase()).below(*Step));
+  }
+  if (Model.classify(Member.getType()) == ValueKind::DeviceType)
+    return evaluateDeviceTypeConstant(&Member);
+  return untracked(Member);
+}
+std::optional<std::int64_t> DeviceFlow::integerOf(const Expr *E) const {
+  Expr::EvalResult Result;
+  if (!E->isValueDependent() && E->EvaluateAsInt(Result, Context))
+    return Result.Val.getInt().getExtValue();
+  const auto *Ref = dyn_cast<DeclRefExpr>(E->IgnoreParenImpCasts());
+  const auto *Param = Ref ? dyn_cast<ParmVarDecl>(Ref->getDecl()) : nullptr;
+  unsigned Index = Param ? Param->getFunctionScopeIndex() : 0;
+  if (!Param || Param->getDeclContext() != &Function || Index >= Inputs.Integers.size())
+    return std::nullopt;
+  return Inputs.Integers[Index];
 }
 
 ValueFact DeviceFlow::evaluateDeviceTypeConstant(const Expr *E) {
@@ -137,8 +241,7 @@ ValueFact DeviceFlow::evaluateDeviceTypeConstant(const Expr *E) {
       continue;
     if (std::optional<DeviceKind> Type =
             ApiModel::deviceKindOfEnumerator(Enumerator->getName())) {
-      noteCudaRequest(*E, AbstractDevice::ofType(*Type));
-      return ValueFact::on(DeviceSet::of(AbstractDevice::ofType(*Type)));
+      return mentioned(*E, AbstractDevice::ofType(*Type));
     }
     return ValueFact::unknown();
   }
@@ -151,10 +254,8 @@ ValueFact DeviceFlow::deviceFromArguments(llvm::ArrayRef<const Expr *> Args) {
   if (Args.empty())
     return ValueFact::unknown();
   if (const StringLiteral *Literal = stringLiteralIn(Args[0])) {
-    if (std::optional<AbstractDevice> Device = parseDeviceString(Literal->getString())) {
-      noteCudaRequest(*Literal, *Device);
-      return ValueFact::on(DeviceSet::of(*Device));
-    }
+    if (std::optional<AbstractDevice> Device = parseDeviceString(Literal->getString()))
+      return mentioned(*Literal, *Device);
     return ValueFact::unknown();
   }
   ValueKind Kind = Model.classify(Args[0]->getType());
@@ -166,18 +267,22 @@ ValueFact DeviceFlow::deviceFromArguments(llvm::ArrayRef<const Expr *> Args) {
   if (Args.size() < 2 || isDefaultArgument(Args[1]))
     return Type;
   std::optional<AbstractDevice> Single = Type.Devices.single();
-  Expr::EvalResult Index;
-  if (!Single || !Single->isConcrete() || Args[1]->isValueDependent() ||
-      !Args[1]->EvaluateAsInt(Index, Context))
+  std::optional<std::int64_t> Index = integerOf(Args[1]);
+  if (!Single || !Single->isConcrete() || !Index)
     return ValueFact::unknown();
-  int64_t Value = Index.Val.getInt().getExtValue();
+  int64_t Value = *Index;
   if (Value < -1 || Value > INT16_MAX)
     return ValueFact::unknown();
   if (Single->isCpu())
     return Type;
-  AbstractDevice Device = AbstractDevice::ofType(Single->type(), static_cast<std::int16_t>(Value));
-  noteCudaRequest(*Args[0], Device); // `kCUDA, 1` asks for two devices
-  return ValueFact::on(DeviceSet::of(Device));
+  return mentioned(*Args[0],
+                   AbstractDevice::ofType(Single->type(), static_cast<std::int16_t>(Value)));
+}
+
+ValueFact DeviceFlow::mentioned(const Expr &Where, const AbstractDevice &Device) const {
+  ValueFact Fact = ValueFact::on(DeviceSet::of(Device));
+  Fact.MadeBy = &Where;
+  return Fact;
 }
 
 } // namespace placelint::analysis

@@ -1,5 +1,6 @@
 // The fixed-point driver, the CFG elements that are not expressions
-// (declarations, initializers, returns, ends of lifetimes) and variables.
+// (declarations, initializers, returns, ends of lifetimes) and the state:
+// what each tracked place holds.
 #include "flow/DeviceFlow.h"
 
 #include "BodyFacts.h"
@@ -50,11 +51,22 @@ bool DeviceFlow::run() {
   CurrentBlock = nullptr;
   resolveCudaGuards();
   if (const std::optional<FlowState> &AtExit = BlockExit[Graph->getExit().getBlockID()]) {
-    llvm::DenseMap<const ValueDecl *, ValueFact> Fields;
-    for (const auto &[Decl, Fact] : *AtExit)
-      if (isa<FieldDecl>(Decl))
-        Fields[Decl] = Fact;
-    Facts.setFieldsAtExit(std::move(Fields));
+    Current = *AtExit;
+    AbstractValue Object(ValueFact::unknown());
+    for (const auto &[Path, Fact] : *AtExit)
+      if (isa<FieldDecl>(Path.root()))
+        if (std::optional<AccessPath> Part =
+                AccessPath().child(AccessStep::field(cast<FieldDecl>(Path.root()))))
+          if (std::optional<AccessPath> Relative = Part->append(Path))
+            Object.set(*Relative, Fact);
+    llvm::SmallVector<std::optional<AbstractValue>, 2> ByReference;
+    for (const ParmVarDecl *Param : Function.parameters()) {
+      QualType Type = Param->getType();
+      bool Out = Type->isReferenceType() && !Type.getNonReferenceType().isConstQualified() &&
+                 Model.classify(Type) != ValueKind::Other;
+      ByReference.push_back(Out ? std::optional(read(AccessPath(Param))) : std::nullopt);
+    }
+    Facts.setExit(std::move(Object), std::move(ByReference));
   }
   return true;
 }
@@ -71,22 +83,52 @@ ValueFact DeviceFlow::initialFact(const ValueDecl &Decl) const {
 
 FlowState DeviceFlow::initialState() const {
   FlowState Initial;
+  auto Put = [&](const AccessPath &Root, const AbstractValue &Value) {
+    Initial[Root] = Value.Whole;
+    for (const auto &[Relative, Fact] : Value.Parts)
+      if (std::optional<AccessPath> Path = Root.append(Relative))
+        Initial[*Path] = Fact;
+  };
   if (Entry) {
-    for (const auto &[Decl, Fact] : Entry->Known)
-      Initial[Decl] = Fact;
+    for (const auto &[Path, Fact] : Entry->Known)
+      Initial[Path] = Fact;
     if (Entry->InputDevice)
       for (const ParmVarDecl *Param : Function.parameters())
         if (Model.isTensor(Param->getType()))
-          Initial[Param] = ValueFact::on(DeviceSet::of(*Entry->InputDevice));
+          Initial[AccessPath(Param)] = ValueFact::on(DeviceSet::of(*Entry->InputDevice));
   }
-  if (Arguments.empty())
+  if (Inputs.Captures)
+    for (const auto &[Path, Fact] : Inputs.Captures->Known)
+      Initial[Path] = Fact;
+  // A method's object: its parts by field are the fields.
+  if (Inputs.Object)
+    for (const auto &[Relative, Fact] : Inputs.Object->Parts) {
+      const FieldDecl *Field = Relative.steps().front().asField();
+      if (!Field)
+        continue;
+      AccessPath Path = AccessPath(Field);
+      for (AccessStep Step : Relative.steps().drop_front())
+        Path = *Path.child(Step);
+      Initial[Path] = Fact;
+    }
+  if (Inputs.Arguments.empty())
     return Initial;
   for (unsigned I = 0; I < Function.getNumParams(); ++I) {
     const ParmVarDecl *Param = Function.getParamDecl(I);
     if (Model.classify(Param->getType()) != ValueKind::Other)
-      Initial[Param] = I < Arguments.size() ? Arguments[I] : ValueFact::unknown();
+      Put(AccessPath(Param), I < Inputs.Arguments.size() ? Inputs.Arguments[I]
+                                                         : AbstractValue(ValueFact::unknown()));
   }
   return Initial;
+}
+
+ValueFact DeviceFlow::lookup(const FlowState &State, const AccessPath &Path) const {
+  for (AccessPath At = Path;; At = At.parent()) {
+    if (auto It = State.find(At); It != State.end())
+      return It->second;
+    if (At.depth() == 0)
+      return initialFact(*Path.root());
+  }
 }
 
 FlowState DeviceFlow::entryState(const CFGBlock &Block) const {
@@ -97,32 +139,60 @@ FlowState DeviceFlow::entryState(const CFGBlock &Block) const {
     const CFGBlock *P = Pred.getReachableBlock();
     if (!P || !BlockExit[P->getBlockID()])
       continue;
-    const FlowState &Incoming = *BlockExit[P->getBlockID()];
+    FlowState Incoming = *BlockExit[P->getBlockID()];
+    // Leaving a loop by its condition's false edge.
+    if (P->getTerminatorStmt() && P->succ_size() == 2 && *(P->succ_begin() + 1) == &Block)
+      takeLoopWrites(*P, Incoming);
     if (!Joined) {
-      Joined = Incoming;
+      Joined = std::move(Incoming);
       continue;
     }
-    for (auto &[Decl, Fact] : *Joined) {
-      auto It = Incoming.find(Decl);
-      Fact = Fact.join(It != Incoming.end() ? It->second : initialFact(*Decl));
-    }
-    for (const auto &[Decl, Fact] : Incoming)
-      if (!Joined->count(Decl))
-        (*Joined)[Decl] = initialFact(*Decl).join(Fact);
+    FlowState Merged;
+    for (const auto &[Path, Fact] : *Joined)
+      Merged[Path] = Fact.join(lookup(Incoming, Path));
+    for (const auto &[Path, Fact] : Incoming)
+      if (!Merged.count(Path))
+        Merged[Path] = lookup(*Joined, Path).join(Fact);
+    Joined = std::move(Merged);
   }
   return Joined ? std::move(*Joined) : FlowState();
 }
 
+void DeviceFlow::takeLoopWrites(const CFGBlock &Condition, FlowState &Exit) const {
+  const Stmt *Loop = Condition.getTerminatorStmt();
+  llvm::ArrayRef<const ValueDecl *> Written = Facts.body().elementsWrittenBy(*Loop);
+  if (Written.empty())
+    return;
+  // The state the back edges bring: after the last iteration.
+  std::optional<FlowState> Last;
+  for (const CFGBlock::AdjacentBlock &Pred : Condition.preds()) {
+    const CFGBlock *P = Pred.getReachableBlock();
+    if (!P || P->getLoopTarget() != Loop || !BlockExit[P->getBlockID()])
+      continue;
+    Last = BlockExit[P->getBlockID()];
+  }
+  if (!Last)
+    return;
+  for (const ValueDecl *Container : Written) {
+    eraseRoot(Exit, Container);
+    for (const auto &[Path, Fact] : *Last)
+      if (Path.root() == Container)
+        Exit[Path] = Fact;
+  }
+}
+
 void DeviceFlow::visitElement(const CFGElement &Element) {
   if (std::optional<CFGLifetimeEnds> End = Element.getAs<CFGLifetimeEnds>()) {
-    Current.erase(End->getVarDecl());
+    forget(AccessPath(End->getVarDecl()));
+    Current.erase(AccessPath(End->getVarDecl()));
     return;
   }
   if (std::optional<CFGInitializer> Init = Element.getAs<CFGInitializer>()) {
     const CXXCtorInitializer *Initializer = Init->getInitializer();
-    if (Initializer->isMemberInitializer() && Initializer->getInit())
-      assign(*Initializer->getMember(), factOf(Initializer->getInit()),
-             Initializer->getInit(), Initializer->getSourceLocation());
+    if (Initializer->isMemberInitializer() && Initializer->getInit() &&
+        Model.classify(Initializer->getMember()->getType()) != ValueKind::Other)
+      write({AccessPath(Initializer->getMember())}, valueOf(Initializer->getInit()),
+            Initializer->getInit(), Initializer->getSourceLocation());
     return;
   }
   std::optional<CFGStmt> Statement = Element.getAs<CFGStmt>();
@@ -130,23 +200,14 @@ void DeviceFlow::visitElement(const CFGElement &Element) {
     return;
   const Stmt *S = Statement->getStmt();
   if (const auto *Decls = dyn_cast<DeclStmt>(S)) {
-    for (const Decl *D : Decls->decls()) {
-      const auto *Var = dyn_cast<VarDecl>(D);
-      const Expr *Init = Var ? Var->getInit() : nullptr;
-      if (!Init || Model.classify(Var->getType()) == ValueKind::Other)
-        continue;
-      // `for (auto &t : list)`: each t is an element of the list.
-      const Expr *Range = Facts.body().rangeOf(*Var);
-      if (Range && Model.classify(Range->getType()) == ValueKind::TensorList)
-        assign(*Var, factOf(Range), Range, Var->getLocation());
-      else
-        assign(*Var, factOf(Init), Init, Var->getLocation());
-    }
+    for (const Decl *D : Decls->decls())
+      if (const auto *Var = dyn_cast<VarDecl>(D))
+        declare(*Var);
     return;
   }
   if (const auto *Return = dyn_cast<ReturnStmt>(S)) {
     if (const Expr *Value = Return->getRetValue())
-      Facts.addReturned(factOf(Value));
+      Facts.addReturned(valueOf(Value));
     return;
   }
   if (const auto *Lambda = dyn_cast<LambdaExpr>(S)) {
@@ -155,8 +216,10 @@ void DeviceFlow::visitElement(const CFGElement &Element) {
       if (Capture.capturesVariable())
         if (const ValueDecl *Var = Capture.getCapturedVar();
             Model.classify(Var->getType()) != ValueKind::Other)
-          if (auto It = Current.find(Var); It != Current.end())
-            Captured.Known[Var] = It->second;
+          for (const auto &[Path, Fact] : Current)
+            if (Path.root() == Var)
+              Captured.Known[Path] = Fact;
+    Summaries.noteCaptures(*Lambda->getLambdaClass(), Captured);
     return;
   }
   if (const auto *E = dyn_cast<Expr>(S)) {
@@ -164,51 +227,122 @@ void DeviceFlow::visitElement(const CFGElement &Element) {
     // among values the model does not track (Module::to returns void,
     // item() a Scalar).
     if (Model.classify(E->getType()) == ValueKind::Other && !isa<CallExpr>(E) &&
-        !(isa<CXXConstructExpr>(E) && Model.isOptimizer(E->getType())))
+        !(isa<CXXConstructExpr>(E) && Model.optimizerArguments(*E)))
       return;
+    Facts.mutableParts().erase(E);
     Facts.mutableExpressions()[E] = evaluate(E);
   }
 }
 
-ValueFact DeviceFlow::read(const ValueDecl &Decl, const Expr &Ref) {
-  if (Facts.body().isEscaped(Decl))
-    return ValueFact::unknown();
-  auto It = Current.find(&Decl);
-  if (It != Current.end())
-    return It->second;
-  ValueKind Kind = Model.classify(Decl.getType());
+void DeviceFlow::declare(const VarDecl &Var) {
+  const Expr *Init = Var.getInit();
+  if (Model.classify(Var.getType()) == ValueKind::Other)
+    return;
+  // `for (auto &t : list)`: each t is an element of the list; a data
+  // loader's batches are loaded on the host.
+  if (const Expr *Range = Facts.body().rangeOf(Var)) {
+    if (Model.isDataLoader(Range->getType())) {
+      ValueFact Loaded = ValueFact::on(DeviceSet::of(AbstractDevice::cpu()), ZeroDim::No);
+      Loaded.From = {OriginKind::Created, Var.getLocation()};
+      write({AccessPath(&Var)}, Loaded, nullptr, Var.getLocation());
+      return;
+    }
+    if (Model.classify(Range->getType()) == ValueKind::TensorList) {
+      write({AccessPath(&Var)}, valueOf(Range), Range, Var.getLocation());
+      return;
+    }
+  }
+  if (Init)
+    write({AccessPath(&Var)}, valueOf(Init), Init, Var.getLocation());
+}
+
+ValueFact DeviceFlow::defaultOf(const ValueDecl &Root) const {
+  ValueKind Kind = Model.classify(Root.getType());
   bool IsDevice = Kind == ValueKind::Device || Kind == ValueKind::DeviceType;
-  const auto *Var = dyn_cast<VarDecl>(&Decl);
-  // A global constant: `const Device kGpu("cuda:1");`, `constexpr auto k = kCUDA;`.
+  const auto *Var = dyn_cast<VarDecl>(&Root);
+  // A global constant: `const Device kGpu("cuda:1");`.
   if (Var && !Var->hasLocalStorage() && Var->getType().isConstQualified() &&
-      Var->getInit() && IsDevice) {
-    if (Kind == ValueKind::DeviceType)
-      return evaluateDeviceTypeConstant(&Ref);
-    ValueFact Fact = factOf(Var->getInit());
-    if (Fact.Devices.single())
-      return Fact;
+      Var->getInit() && Kind == ValueKind::Device) {
+    ValueFact Constant = const_cast<DeviceFlow *>(this)->factOf(Var->getInit());
+    if (Constant.Devices.single())
+      return Constant;
   }
   if (Var && Var->isLocalVarDecl() && Var->isStaticLocal())
-    return IsDevice ? ValueFact::on(DeviceSet::of(AbstractDevice::symbolic(&Decl)))
+    return IsDevice ? ValueFact::on(DeviceSet::of(AbstractDevice::symbolic(&Root)))
                     : ValueFact::unknown();
-  ValueFact Initial = initialFact(Decl);
+  ValueFact Initial = initialFact(Root);
   return Initial.Devices.isBottom() ? ValueFact::unknown() : Initial;
 }
 
-void DeviceFlow::assign(const ValueDecl &Decl, ValueFact Fact, const Expr *Source,
-                        SourceLocation At) {
-  ValueKind Kind = Model.classify(Decl.getType());
-  if (Kind == ValueKind::Other)
-    return;
-  // A Device variable holding one of several devices, or an unknown one, is
-  // "the device in 'dev'": tensors moved to it agree with each other.
+AbstractValue DeviceFlow::read(const AccessPath &Path) const {
+  const ValueDecl &Root = *Path.root();
+  if (Facts.body().isEscaped(Root))
+    return ValueFact::unknown();
+  AbstractValue Value;
+  bool Listed = false;
+  for (AccessPath At = Path;; At = At.parent()) {
+    if (auto It = Current.find(At); It != Current.end()) {
+      Value.Whole = It->second;
+      Listed = true;
+      break;
+    }
+    if (At.depth() == 0)
+      break;
+  }
+  if (!Listed)
+    Value.Whole = defaultOf(Root);
+  for (const auto &[At, Fact] : Current)
+    if (At != Path && Path.covers(At))
+      Value.Parts.push_back({Path.relativeOf(At), Fact});
+  llvm::sort(Value.Parts, [](const AbstractValue::Part &L, const AbstractValue::Part &R) {
+    llvm::ArrayRef<AccessStep> A = L.first.steps(), B = R.first.steps();
+    return std::lexicographical_compare(A.begin(), A.end(), B.begin(), B.end());
+  });
+  return Value;
+}
+
+void DeviceFlow::forget(const AccessPath &Path) {
+  llvm::SmallVector<AccessPath, 4> Below;
+  for (const auto &[At, Fact] : Current)
+    if (At != Path && Path.covers(At))
+      Below.push_back(At);
+  for (const AccessPath &At : Below)
+    Current.erase(At);
+}
+
+void DeviceFlow::write(const Place &Where, const AbstractValue &Value, const Expr *Source,
+                       SourceLocation At) {
+  const AccessPath &Path = Where.Path;
+  AbstractValue New = Value;
+  // A Device variable (or field) holding one of several devices, or an
+  // unknown one, is "the device in 'dev'": tensors moved to it agree with
+  // each other.
+  const ValueDecl *Named = Path.root();
+  if (!Path.steps().empty() && Path.steps().back().asField())
+    Named = Path.steps().back().asField();
+  ValueKind Kind = Model.classify(Named->getType());
   if ((Kind == ValueKind::Device || Kind == ValueKind::DeviceType) &&
-      !Fact.Devices.single())
-    Fact.Devices = DeviceSet::of(AbstractDevice::symbolic(&Decl));
+      !New.Whole.Devices.single())
+    New.Whole.Devices = DeviceSet::of(AbstractDevice::symbolic(Named));
+  // A device kept in a field is there to be used: asked for by the code
+  // that makes (or sets up) the object.
+  if (isa<FieldDecl>(Path.root()) &&
+      (Kind == ValueKind::Device || Kind == ValueKind::DeviceType ||
+       Kind == ValueKind::TensorOptions))
+    noteCudaUse(New.Whole);
   const Expr *Stripped = stripCopies(Source);
-  if (Stripped && trackedDecl(Stripped))
-    Fact.setOrigin({OriginKind::Assigned, At});
-  Current[&Decl] = Fact;
+  if (Stripped && placeOf(Stripped))
+    New.Whole.setOrigin({OriginKind::Assigned, At});
+  if (Where.OneElement) {
+    // One element of a container: the others keep theirs.
+    AbstractValue Joined = read(Path).join(New);
+    New = std::move(Joined);
+  }
+  forget(Path);
+  Current[Path] = New.Whole;
+  for (const auto &[Relative, Fact] : New.Parts)
+    if (std::optional<AccessPath> Part = Path.append(Relative))
+      Current[*Part] = Fact;
 }
 
 void DeviceFlow::forgetReferenceArguments(const CallExpr &Call, const FunctionDecl &Callee) {
@@ -220,18 +354,17 @@ void DeviceFlow::forgetReferenceArguments(const CallExpr &Call, const FunctionDe
     QualType Param = Callee.getParamDecl(I)->getType();
     if (!Param->isReferenceType() || Param.getNonReferenceType().isConstQualified())
       continue;
-    if (const ValueDecl *Var = trackedDecl(stripCopies(Call.getArg(I + Offset))))
-      if (Model.classify(Var->getType()) != ValueKind::Other)
-        Current[Var] = ValueFact::unknown();
+    if (std::optional<Place> Where = placeOf(stripCopies(Call.getArg(I + Offset))))
+      write({Where->Path}, ValueFact::unknown(), nullptr, Call.getExprLoc());
   }
 }
 
 void DeviceFlow::forgetFields() {
-  llvm::SmallVector<const ValueDecl *, 4> Fields;
-  for (const auto &[Decl, Fact] : Current)
-    if (isa<FieldDecl>(Decl))
-      Fields.push_back(Decl);
-  for (const ValueDecl *Field : Fields)
+  llvm::SmallVector<AccessPath, 4> Fields;
+  for (const auto &[Path, Fact] : Current)
+    if (isa<FieldDecl>(Path.root()))
+      Fields.push_back(Path);
+  for (const AccessPath &Field : Fields)
     Current.erase(Field);
 }
 

@@ -4,6 +4,8 @@
 // they stand at the fixed point. Rules read these; they never walk the CFG.
 #pragma once
 
+#include "flow/AbstractValue.h"
+#include "placelint/analysis/ApiModel.h"
 #include "placelint/analysis/ValueFact.h"
 
 #include "llvm/ADT/DenseMap.h"
@@ -16,6 +18,7 @@
 #include <vector>
 
 namespace clang {
+class CallExpr;
 class CXXMemberCallExpr;
 class Expr;
 class FunctionDecl;
@@ -96,7 +99,7 @@ bool mayBeCpuScalar(const ValueFact &Fact);
 // method of a module, its fields' facts and the device of `forward`'s
 // tensor inputs; for a lambda, what it captured.
 struct EntryFacts {
-  llvm::DenseMap<const clang::ValueDecl *, ValueFact> Known;
+  llvm::DenseMap<AccessPath, ValueFact> Known;
   std::optional<AbstractDevice> InputDevice;
 };
 
@@ -116,11 +119,47 @@ public:
   const llvm::DenseMap<const clang::Expr *, ValueFact> &expressions() const {
     return ExprFacts;
   }
-  const ValueFact &returned() const { return Returned; }
-  // The fields of `this` the function set (assigned, moved, or forgotten),
-  // as they are when it returns.
-  const llvm::DenseMap<const clang::ValueDecl *, ValueFact> &fieldsAtExit() const {
-    return FieldsAtExit;
+  // The converged fact of E, an expression of this function the analysis
+  // evaluated (null for others).
+  const ValueFact *factAt(const clang::Expr *E) const;
+
+  // A value's provenance: the call of this function that made it (still
+  // unchanged), classified into Api; null when it was made elsewhere, or
+  // not by a call.
+  const clang::CallExpr *callThatMade(const ValueFact &Fact, ApiCall &Api) const;
+  // The transfer (to/cuda/cpu) whose copy the value is, or null.
+  const Transfer *transferThatMade(const ValueFact &Fact) const;
+  // The factory that made the value on the host, no device given nor pinned
+  // memory asked for (the value itself, or a reshaped or converted copy of
+  // it), or null.
+  const clang::CallExpr *hostFactoryThatMade(const ValueFact &Fact) const {
+    return hostFactoryThatMade(Fact, 0);
+  }
+  // Whether options ask for Flag (OptionsRequiresGrad, OptionsPinnedMemory)
+  // anywhere in the chain of builders that made them.
+  bool optionsAskFor(const ValueFact &Options, CallKind Flag) const;
+  // A tensor made to require grad: a leaf that autograd gives a gradient
+  // (its factory's options asked, or requires_grad_()).
+  bool requiresGrad(const ValueFact &Fact) const;
+  // When the value is the copy a move made of a tensor that requires grad
+  // (a non-leaf, which gets no gradient of its own): that move.
+  const clang::CXXMemberCallExpr *nonLeafMove(const ValueFact &Fact) const {
+    return nonLeafMove(Fact, 0);
+  }
+
+  const AbstractValue &returned() const { return Returned; }
+  // `this` as the function leaves it: the fields it knows of, as parts by
+  // field (`.mask_`).
+  const AbstractValue &objectAtExit() const { return ObjectAtExit; }
+  // What each parameter taken by non-const reference holds when the
+  // function returns (nullopt for the others).
+  llvm::ArrayRef<std::optional<AbstractValue>> byReferenceAtExit() const {
+    return ByReferenceAtExit;
+  }
+  // The parts of E's value tracked apart, when it has any.
+  const llvm::DenseMap<const clang::Expr *, llvm::SmallVector<AbstractValue::Part, 0>> &
+  expressionParts() const {
+    return ExprParts;
   }
 
   // Written by the flow analysis; each visit replaces the record of the
@@ -134,9 +173,14 @@ public:
   void setCudaGuards(
       llvm::function_ref<std::pair<unsigned, const clang::Expr *>(const CudaRequest &)> Guard);
   llvm::DenseMap<const clang::Expr *, ValueFact> &mutableExpressions() { return ExprFacts; }
-  void addReturned(const ValueFact &Fact) { Returned = Returned.join(Fact); }
-  void setFieldsAtExit(llvm::DenseMap<const clang::ValueDecl *, ValueFact> Fields) {
-    FieldsAtExit = std::move(Fields);
+  llvm::DenseMap<const clang::Expr *, llvm::SmallVector<AbstractValue::Part, 0>> &
+  mutableParts() {
+    return ExprParts;
+  }
+  void addReturned(const AbstractValue &Value) { Returned = Returned.join(Value); }
+  void setExit(AbstractValue Object, llvm::SmallVector<std::optional<AbstractValue>, 2> ByReference) {
+    ObjectAtExit = std::move(Object);
+    ByReferenceAtExit = std::move(ByReference);
   }
   // What each lambda of the function captured, as it was when the lambda
   // was made.
@@ -145,16 +189,22 @@ public:
     auto It = Captures.find(&Lambda);
     return It == Captures.end() ? nullptr : &It->second;
   }
-  // The facts of the arguments a lambda of the function is called with here,
-  // joined over its calls (empty when it is not called here).
+  // The values of the arguments a lambda of the function is called with
+  // here, joined over its calls (empty when it is not called here).
   void recordLambdaCall(const clang::FunctionDecl &CallOperator,
-                        llvm::ArrayRef<ValueFact> Arguments);
-  llvm::ArrayRef<ValueFact> lambdaArguments(const clang::FunctionDecl &CallOperator) const {
+                        llvm::ArrayRef<AbstractValue> Arguments);
+  llvm::ArrayRef<AbstractValue> lambdaArguments(const clang::FunctionDecl &CallOperator) const {
     auto It = LambdaArguments.find(&CallOperator);
-    return It == LambdaArguments.end() ? llvm::ArrayRef<ValueFact>() : It->second;
+    return It == LambdaArguments.end() ? llvm::ArrayRef<AbstractValue>() : It->second;
   }
 
 private:
+  // How far provenance is followed back through calls.
+  static constexpr unsigned kMaxChain = 8;
+  const clang::CXXMemberCallExpr *nonLeafMove(const ValueFact &Fact, unsigned Depth) const;
+  const clang::CallExpr *hostFactoryThatMade(const ValueFact &Fact, unsigned Depth) const;
+  bool madeOnHostByDefault(const clang::CallExpr &Factory) const;
+
   const clang::FunctionDecl &Function;
   BodyFacts &Body;
   llvm::DenseMap<const clang::Expr *, ValueFact> ExprFacts;
@@ -165,11 +215,14 @@ private:
   std::vector<ParameterUse> ParameterUses;
   llvm::DenseMap<std::pair<const clang::Expr *, const clang::Expr *>, unsigned> ParameterUseIndex;
   std::vector<CudaRequest> CudaRequests;
-  llvm::DenseMap<const clang::Expr *, unsigned> CudaRequestIndex;
-  ValueFact Returned;
-  llvm::DenseMap<const clang::ValueDecl *, ValueFact> FieldsAtExit;
+  // By the device written and the block that uses it.
+  llvm::DenseMap<std::pair<const clang::Expr *, unsigned>, unsigned> CudaRequestIndex;
+  llvm::DenseMap<const clang::Expr *, llvm::SmallVector<AbstractValue::Part, 0>> ExprParts;
+  AbstractValue Returned;
+  AbstractValue ObjectAtExit;
+  llvm::SmallVector<std::optional<AbstractValue>, 2> ByReferenceAtExit;
   llvm::DenseMap<const clang::LambdaExpr *, EntryFacts> Captures;
-  llvm::DenseMap<const clang::FunctionDecl *, llvm::SmallVector<ValueFact, 2>> LambdaArguments;
+  llvm::DenseMap<const clang::FunctionDecl *, llvm::SmallVector<AbstractValue, 2>> LambdaArguments;
 };
 
 

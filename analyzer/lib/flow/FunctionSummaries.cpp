@@ -23,29 +23,61 @@ bool isAnalyzable(const FunctionDecl &Function, const ASTContext &Context) {
 
 namespace {
 
-// The cache key: the callee and its arguments' devices and ranks.
-std::string summaryKey(const FunctionDecl &Callee, llvm::ArrayRef<ValueFact> Arguments) {
+void describeForKey(llvm::raw_ostream &Stream, const ValueFact &Fact) {
+  Stream << '|' << static_cast<int>(Fact.Dim) << Fact.OptionsWithoutDevice << Fact.AfterMismatch;
+  Stream << (Fact.Devices.isBottom() ? "b" : Fact.Devices.isUnknown() ? "u" : "s");
+  for (const AbstractDevice &D : Fact.Devices.devices())
+    Stream << ',' << D.isConcrete() << static_cast<int>(D.type()) << ':' << D.index() << ':'
+           << static_cast<const void *>(D.symbol());
+}
+
+void describeForKey(llvm::raw_ostream &Stream, const AbstractValue &Value) {
+  describeForKey(Stream, Value.Whole);
+  for (const auto &[Path, Fact] : Value.Parts) {
+    Stream << '{';
+    for (AccessStep Step : Path.steps())
+      Stream << Step.bits() << '.';
+    describeForKey(Stream, Fact);
+    Stream << '}';
+  }
+}
+
+// The cache key: the callee and what its inputs are (devices and ranks).
+std::string summaryKey(const FunctionDecl &Callee, const CallInputs &Inputs) {
   std::string Key;
   llvm::raw_string_ostream Stream(Key);
   Stream << static_cast<const void *>(&Callee);
-  for (const ValueFact &Arg : Arguments) {
-    Stream << '|' << static_cast<int>(Arg.Dim) << Arg.OptionsWithoutDevice;
-    Stream << (Arg.Devices.isBottom() ? "b" : Arg.Devices.isUnknown() ? "u" : "s");
-    for (const AbstractDevice &D : Arg.Devices.devices())
-      Stream << ',' << D.isConcrete() << static_cast<int>(D.type()) << ':' << D.index()
-             << ':' << static_cast<const void *>(D.symbol());
+  for (const AbstractValue &Arg : Inputs.Arguments)
+    describeForKey(Stream, Arg);
+  for (const std::optional<std::int64_t> &Integer : Inputs.Integers)
+    Stream << '#' << (Integer ? std::to_string(*Integer) : "?");
+  if (Inputs.Object) {
+    Stream << "#this";
+    describeForKey(Stream, *Inputs.Object);
   }
+  if (Inputs.Captures)
+    for (const auto &[Path, Fact] : Inputs.Captures->Known) {
+      Stream << "#" << static_cast<const void *>(Path.root());
+      for (AccessStep Step : Path.steps())
+        Stream << Step.bits() << '.';
+      describeForKey(Stream, Fact);
+    }
   return Key;
 }
 
-bool isRegistration(const Stmt &S) {
+bool isRegistration(const Stmt &S, const ApiModel &Model) {
   const auto *Call = dyn_cast<CallExpr>(&S);
-  const FunctionDecl *Callee = Call ? Call->getDirectCallee() : nullptr;
-  return Callee && Callee->getIdentifier() && Callee->getName().starts_with("register_");
+  if (!Call)
+    return false;
+  CallKind Kind = Model.classifyCall(*Call).Kind;
+  return Kind == CallKind::RegisterParameter || Kind == CallKind::RegisterBuffer ||
+         Kind == CallKind::RegisterModule;
 }
 
 // Whether S calls register_module / register_parameter / register_buffer.
-bool callsRegistration(const Stmt *S) { return findInTree(S, isRegistration); }
+bool callsRegistration(const Stmt *S, const ApiModel &Model) {
+  return findInTree(S, [&](const Stmt &Node) { return isRegistration(Node, Model); });
+}
 
 // The code of a class's methods: constructors' member initializers and
 // bodies, with the member each initializer sets (null for bodies).
@@ -73,10 +105,11 @@ void collectFields(const Stmt *S, llvm::SmallPtrSetImpl<const ValueDecl *> &Fiel
 // The fields registered in S, which Module::to moves: given to a
 // registration (`register_buffer("m", m)`) or assigned its result
 // (`fc = register_module("fc", Linear(4, 2))`).
-void collectRegistered(const Stmt *S, llvm::SmallPtrSetImpl<const ValueDecl *> &Registered) {
+void collectRegistered(const Stmt *S, const ApiModel &Model,
+                       llvm::SmallPtrSetImpl<const ValueDecl *> &Registered) {
   if (!S)
     return;
-  if (isRegistration(*S))
+  if (isRegistration(*S, Model))
     collectFields(S, Registered);
   const Expr *Lhs = nullptr, *Rhs = nullptr;
   if (const auto *Assign = dyn_cast<BinaryOperator>(S); Assign && Assign->isAssignmentOp())
@@ -84,11 +117,17 @@ void collectRegistered(const Stmt *S, llvm::SmallPtrSetImpl<const ValueDecl *> &
   if (const auto *Assign = dyn_cast<CXXOperatorCallExpr>(S);
       Assign && Assign->getOperator() == OO_Equal && Assign->getNumArgs() == 2)
     Lhs = Assign->getArg(0), Rhs = Assign->getArg(1);
-  if (Lhs && callsRegistration(Rhs))
+  if (Lhs && callsRegistration(Rhs, Model))
     if (const ValueDecl *Field = trackedDecl(Lhs); Field && isa<FieldDecl>(Field))
       Registered.insert(Field);
   for (const Stmt *Child : S->children())
-    collectRegistered(Child, Registered);
+    collectRegistered(Child, Model, Registered);
+}
+
+// A module, or a struct with tracked fields: its methods start from its fields.
+bool hasTrackedFields(const CXXRecordDecl &Class, const ApiModel &Model) {
+  ValueKind Kind = Model.classify(QualType(Class.getTypeForDecl(), 0));
+  return Kind == ValueKind::Module || Kind == ValueKind::Aggregate;
 }
 
 bool isModuleClass(const CXXRecordDecl &Class, const ApiModel &Model) {
@@ -101,38 +140,73 @@ std::unique_ptr<EntryFacts> FunctionSummaries::computeFields(const CXXRecordDecl
   auto Result = std::make_unique<EntryFacts>();
   llvm::SmallPtrSet<const ValueDecl *, 8> Registered;
   forEachMethodCode(Class, [&](const Stmt &Code, const FieldDecl *Initialized) {
-    collectRegistered(&Code, Registered);
-    if (Initialized && callsRegistration(&Code)) // `fc(register_module("fc", ...))`
+    collectRegistered(&Code, Model, Registered);
+    if (Initialized && callsRegistration(&Code, Model)) // `fc(register_module("fc", ...))`
       Registered.insert(Initialized);
   });
   // The other fields: as the methods that set them leave them.
+  unsigned Constructors = 0;
+  llvm::DenseMap<const ValueDecl *, unsigned> SetByConstructors;
   for (const CXXMethodDecl *Method : Class.methods()) {
     const auto *Ctor = dyn_cast<CXXConstructorDecl>(Method);
     if (!isAnalyzable(*Method, Context) || Method->isConst() ||
         (Ctor && Ctor->isCopyOrMoveConstructor()) || Method->isCopyAssignmentOperator() ||
         Method->isMoveAssignmentOperator() ||
-        (Method->getIdentifier() && Method->getName() == "forward"))
+        Model.classifyMethod(*Method).Kind == CallKind::ModuleForward)
       continue;
     BodyFacts Body(*Method->getBody(), Model);
     if (!Body.mentionsApi() && !(Ctor && Ctor->getNumCtorInitializers()))
       continue;
     FunctionFacts Facts(*Method, Body);
-    if (!DeviceFlow(Context, Model, *this, /*Arguments=*/{}, Facts).run())
+    if (!DeviceFlow(Context, Model, *this, CallInputs{}, Facts).run())
       continue;
-    for (const auto &[Field, Fact] : Facts.fieldsAtExit()) {
+    Constructors += Ctor != nullptr;
+    for (const auto &[Relative, Fact] : Facts.objectAtExit().Parts) {
+      const FieldDecl *Field = Relative.steps().front().asField();
+      if (!Field)
+        continue;
+      if (Ctor && Relative.depth() == 1)
+        ++SetByConstructors[Field];
+      AccessPath Path(Field);
+      for (AccessStep Step : Relative.steps().drop_front())
+        Path = *Path.child(Step);
       ValueFact Kept = Fact;
       // The method's own Device variables and parameters mean nothing later.
       Kept.Devices = Kept.Devices.forgetIf([&](const AbstractDevice &D) {
         return !D.isConcrete() && Method->Encloses(D.symbol()->getDeclContext());
       });
-      Kept.forgetTransfer();
-      ValueFact &Joined = Result->Known[Field];
+      Kept.MadeBy = nullptr;
+      ValueFact &Joined = Result->Known[Path];
       Joined = Joined.join(Kept);
     }
   }
+  // A struct's field that a constructor leaves unset may hold anything (a
+  // module's fields are all set up by its constructors and setup methods).
+  // A Device field that may hold several is "the device in 'device_'".
+  llvm::SmallVector<AccessPath, 4> Unset;
+  for (const auto &[Path, Fact] : Result->Known) {
+    ValueKind Kind = Model.classify(Path.root()->getType());
+    bool OneDevice = Fact.Devices.single().has_value();
+    if ((!isModuleClass(Class, Model) &&
+         (Constructors == 0 || SetByConstructors.lookup(Path.root()) < Constructors)) ||
+        (Path.depth() == 0 && !OneDevice &&
+         (Kind == ValueKind::Device || Kind == ValueKind::DeviceType)))
+      Unset.push_back(Path);
+  }
+  for (const AccessPath &Path : Unset)
+    Result->Known.erase(Path);
+  // What the module registered moves with it, unless its constructor put it
+  // on a device of its own (a model split over two GPUs).
   ValueFact Moves = ValueFact::on(DeviceSet::of(AbstractDevice::ofModule(&Class)), ZeroDim::No);
-  for (const ValueDecl *Field : Registered)
-    Result->Known[Field] = Moves;
+  for (const ValueDecl *Field : Registered) {
+    auto It = Result->Known.find(AccessPath(Field));
+    std::optional<AbstractDevice> Placed =
+        It == Result->Known.end() ? std::nullopt : It->second.Devices.single();
+    if (Placed && Placed->isConcrete() && !Placed->isCpu())
+      continue;
+    eraseRoot(Result->Known, Field);
+    Result->Known[AccessPath(Field)] = Moves;
+  }
   return Result;
 }
 
@@ -141,21 +215,29 @@ bool FunctionSummaries::registersState(const CXXRecordDecl &Module) {
   if (!Inserted || !Module.hasDefinition())
     return It->second;
   forEachMethodCode(*Module.getDefinition(), [&](const Stmt &Code, const FieldDecl *) {
-    It->second = It->second || callsRegistration(&Code);
+    It->second = It->second || callsRegistration(&Code, Model);
   });
   return It->second;
 }
 
-const EntryFacts *FunctionSummaries::moduleEntryOf(const FunctionDecl &Function) {
+const EntryFacts *FunctionSummaries::classEntryOf(const FunctionDecl &Function) {
   const auto *Method = dyn_cast<CXXMethodDecl>(&Function);
   if (!Method || isa<CXXConstructorDecl>(Method) || Method->isStatic() ||
-      !isModuleClass(*Method->getParent(), Model))
+      !hasTrackedFields(*Method->getParent(), Model))
     return nullptr;
   const CXXRecordDecl &Class = *Method->getParent();
-  std::unique_ptr<EntryFacts> &Fields = Modules[&Class];
-  if (!Fields)
-    Fields = computeFields(Class);
-  if (!Method->getIdentifier() || Method->getName() != "forward")
+  auto [Slot, First] = Classes.try_emplace(&Class);
+  if (First) {
+    // Methods the computation summarises see no fields yet (and their
+    // summaries are not kept).
+    Slot->second = std::make_unique<EntryFacts>();
+    ++ComputingFields;
+    Slot->second = computeFields(Class);
+    --ComputingFields;
+  }
+  std::unique_ptr<EntryFacts> &Fields = Slot->second;
+  if (!isModuleClass(Class, Model) ||
+      Model.classifyMethod(*Method).Kind != CallKind::ModuleForward)
     return Fields.get();
   std::unique_ptr<EntryFacts> &Forward = ForwardContexts[&Class];
   if (!Forward) {
@@ -165,33 +247,67 @@ const EntryFacts *FunctionSummaries::moduleEntryOf(const FunctionDecl &Function)
   return Forward.get();
 }
 
-ValueFact FunctionSummaries::resultOf(const FunctionDecl &Callee,
-                                      llvm::ArrayRef<ValueFact> Arguments) {
+CallSummary FunctionSummaries::summarize(const FunctionDecl &Callee, const CallInputs &Inputs) {
   if (!isAnalyzable(Callee, Context) || InProgress.contains(&Callee) ||
       InProgress.size() >= kMaxDepth)
-    return ValueFact::unknown();
-  std::string Key = summaryKey(Callee, Arguments);
+    return CallSummary::unknown();
+  std::string Key = summaryKey(Callee, Inputs);
   if (auto It = Cache.find(Key); It != Cache.end())
     return It->second;
 
+  const EntryFacts *Entry = classEntryOf(Callee);
   InProgress.insert(&Callee);
   BodyFacts Body(*Callee.getBody(), Model);
   FunctionFacts Facts(Callee, Body);
-  bool Converged = DeviceFlow(Context, Model, *this, Arguments, Facts).run();
+  bool Converged = DeviceFlow(Context, Model, *this, Inputs, Facts, Entry).run();
   InProgress.erase(&Callee);
-  ValueFact Summary = Converged ? Facts.returned() : ValueFact::unknown();
-  if (Summary.Devices.isBottom())
-    Summary = ValueFact::unknown();
-  // The callee's own Device variables mean nothing to the caller.
-  // Nor does the device of the callee's own module.
-  Summary.Devices = Summary.Devices.forgetIf([&](const AbstractDevice &D) {
-    return !D.isConcrete() && D.symbol() &&
-           (D.isModuleDevice() || Callee.Encloses(D.symbol()->getDeclContext()));
-  });
-  Summary.setOrigin({});
-  Summary.forgetTransfer();
-  Cache.emplace(std::move(Key), Summary);
-  return Summary;
+  if (!Converged)
+    return ComputingFields ? CallSummary::unknown()
+                           : Cache.emplace(std::move(Key), CallSummary::unknown()).first->second;
+
+  // The callee's own Device variables mean nothing to the caller, nor where
+  // it made its values.
+  auto Export = [&](AbstractValue Value) {
+    auto Clean = [&](ValueFact &Fact) {
+      Fact.Devices = Fact.Devices.forgetIf([&](const AbstractDevice &D) {
+        return !D.isConcrete() && D.symbol() && !D.isModuleDevice() &&
+               Callee.Encloses(D.symbol()->getDeclContext());
+      });
+      Fact.setOrigin({});
+      Fact.MadeBy = nullptr;
+    };
+    Clean(Value.Whole);
+    for (auto &[Path, Fact] : Value.Parts)
+      Clean(Fact);
+    return Value;
+  };
+  CallSummary Summary;
+  Summary.Result = Export(Facts.returned());
+  if (Summary.Result.Whole.Devices.isBottom())
+    Summary.Result = AbstractValue(ValueFact::unknown());
+  if (const auto *Method = dyn_cast<CXXMethodDecl>(&Callee); Method && !Method->isStatic())
+    Summary.Object = Export(Facts.objectAtExit());
+  for (const std::optional<AbstractValue> &Out : Facts.byReferenceAtExit())
+    Summary.ByReference.push_back(Out ? std::optional(Export(*Out)) : std::nullopt);
+  if (ComputingFields)
+    return Summary;
+  return Cache.emplace(std::move(Key), std::move(Summary)).first->second;
+}
+
+const EntryFacts *FunctionSummaries::capturesOf(const CXXRecordDecl &Closure) {
+  auto It = Captures.find(&Closure);
+  return It == Captures.end() ? nullptr : &It->second;
+}
+
+void FunctionSummaries::noteCaptures(const CXXRecordDecl &Closure, const EntryFacts &Captured) {
+  auto [It, Inserted] = Captures.try_emplace(&Closure, Captured);
+  if (Inserted)
+    return;
+  for (const auto &[Path, Fact] : Captured.Known) {
+    auto [Known, New] = It->second.Known.try_emplace(Path, Fact);
+    if (!New)
+      Known->second = Known->second.join(Fact);
+  }
 }
 
 } // namespace placelint::analysis

@@ -1,6 +1,7 @@
-// The summaries of the functions a translation unit defines: the fact of a
-// call's result from the facts of its arguments, computed by analysing the
-// callee's body on first use and cached by (callee, arguments).
+// The summaries of the functions a translation unit defines: what a call
+// returns and leaves in its object and reference arguments, from what it is
+// given, computed by analysing the callee's body on first use and cached by
+// (callee, inputs).
 #pragma once
 
 #include "flow/CallerGuards.h"
@@ -29,8 +30,9 @@ public:
 
   // Unknown for recursion, a call chain deeper than kMaxDepth, or a body the
   // analysis cannot take.
-  ValueFact resultOf(const clang::FunctionDecl &Callee,
-                     llvm::ArrayRef<ValueFact> Arguments) override;
+  CallSummary summarize(const clang::FunctionDecl &Callee, const CallInputs &Inputs) override;
+  const EntryFacts *capturesOf(const clang::CXXRecordDecl &Closure) override;
+  void noteCaptures(const clang::CXXRecordDecl &Closure, const EntryFacts &Captured) override;
 
   bool registersState(const clang::CXXRecordDecl &Module) override;
 
@@ -38,9 +40,10 @@ public:
     return Callers.devicesEnsuredByCallers(Function);
   }
 
-  // For a method of a module class (other than its constructors): what its
-  // fields start from, and for `forward`, its inputs; null for anything else.
-  const EntryFacts *moduleEntryOf(const clang::FunctionDecl &Function);
+  // For a method of a module class or of a struct with tracked fields
+  // (other than its constructors): what its fields start from, and for a
+  // module's `forward`, its inputs; null for anything else.
+  const EntryFacts *classEntryOf(const clang::FunctionDecl &Function);
 
 private:
   static constexpr unsigned kMaxDepth = 4;
@@ -53,9 +56,12 @@ private:
   clang::ASTContext &Context;
   const ApiModel &Model;
   CallerGuards Callers;
-  std::map<std::string, ValueFact> Cache;
+  std::map<std::string, CallSummary> Cache;
+  std::map<const clang::CXXRecordDecl *, EntryFacts> Captures;
   llvm::SmallPtrSet<const clang::FunctionDecl *, 8> InProgress;
-  std::map<const clang::CXXRecordDecl *, std::unique_ptr<EntryFacts>> Modules;
+  std::map<const clang::CXXRecordDecl *, std::unique_ptr<EntryFacts>> Classes;
+  // While a class's fields are computed, summaries see none: not cached.
+  unsigned ComputingFields = 0;
   std::map<const clang::CXXRecordDecl *, bool> Registers;
   // The same fields with forward's inputs on the module's device.
   std::map<const clang::CXXRecordDecl *, std::unique_ptr<EntryFacts>> ForwardContexts;

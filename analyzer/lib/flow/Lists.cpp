@@ -1,6 +1,8 @@
-// Lists of tensors: a std::vector<Tensor> (or of IValues) is tracked as one
-// fact, the join of its elements' (empty: bottom); push_back/emplace_back
-// add to it, `v[i]`, `at`, `front`, `back` and a range-for read an element.
+// Lists: a container of tracked values (std::vector<Tensor>, of IValues, of
+// batches, a map of tensors) is tracked as one value, the join of its
+// elements' (empty: bottom); push_back/emplace_back add to it, `v[i]`, `at`,
+// `front`, `back` and a range-for read an element. Tuples and pairs are
+// lists whose elements are also parts of their own (`std::get<1>(t)`).
 // cat / stack need every element on one device (a 0-dim cpu element is no
 // exception); the result is there, never 0-dim.
 #include "flow/DeviceFlow.h"
@@ -13,36 +15,50 @@ namespace placelint::analysis {
 
 using namespace clang;
 
-ValueFact DeviceFlow::elementFact(const Expr *Element) {
+AbstractValue DeviceFlow::elementValue(const Expr *Element) {
   // `IValue(t)` and other converting constructions hold the tensor t.
   const Expr *Value = convertedValue(Element);
   if (Model.isTensor(Value->getType()))
-    return factOf(Value);
-  return Model.isTensor(Element->getType()) ? factOf(Element) : ValueFact::unknown();
+    return valueOf(Value);
+  return Model.classify(Element->getType()) != ValueKind::Other
+             ? valueOf(Element)
+             : AbstractValue(ValueFact::unknown());
 }
 
 ValueFact DeviceFlow::newList(llvm::ArrayRef<const Expr *> Elements) {
-  ValueFact List;
+  AbstractValue List;
   for (const Expr *Element : Elements)
-    List = List.join(elementFact(Element));
-  return List;
+    List = List.join(elementValue(Element));
+  return List.Whole;
 }
 
-ValueFact DeviceFlow::evaluateListMethod(const CXXMemberCallExpr &Call, StringRef Name) {
+ValueFact DeviceFlow::newTuple(const Expr &Made, llvm::ArrayRef<const Expr *> Elements) {
+  AbstractValue Tuple;
+  for (const Expr *Element : Elements)
+    Tuple.Whole = Tuple.Whole.join(elementValue(Element).Whole);
+  for (unsigned I = 0; I < Elements.size(); ++I)
+    Tuple.set(*AccessPath().child(AccessStep::element(I)), elementValue(Elements[I]));
+  return yield(Made, std::move(Tuple));
+}
+
+ValueFact DeviceFlow::evaluateListMethod(const CXXMemberCallExpr &Call, ApiCall Api) {
   const Expr *Object = Call.getImplicitObjectArgument();
-  const ValueDecl *List = trackedDecl(Object);
-  if ((Name == "push_back" || Name == "emplace_back") && Call.getNumArgs() >= 1) {
-    if (List)
-      Current[List] = factOf(Object).join(elementFact(Call.getArg(0)));
+  std::optional<Place> List = placeOf(Object);
+  if (Api.Kind == CallKind::ListInsert && Call.getNumArgs() >= 1) {
+    if (List) {
+      AbstractValue Element = Call.getNumArgs() == 1 ? elementValue(Call.getArg(0))
+                                                     : AbstractValue(ValueFact::unknown());
+      write({List->Path}, read(List->Path).join(Element), nullptr, Call.getExprLoc());
+    }
     return ValueFact();
   }
-  if (Name == "clear") {
+  if (Api.Kind == CallKind::ListClear) {
     if (List)
-      Current[List] = ValueFact();
+      write({List->Path}, ValueFact(), nullptr, Call.getExprLoc());
     return ValueFact();
   }
-  if (Name == "at" || Name == "front" || Name == "back")
-    return factOf(Object);
+  if (Api.Kind == CallKind::ListRead)
+    return yield(Call, valueOf(Object));
   forgetReferenceArguments(Call, *Call.getMethodDecl());
   return untracked(Call);
 }
@@ -68,9 +84,7 @@ ValueFact DeviceFlow::evaluateListOp(const CallExpr &Call, StringRef Name) {
       Operands.push_back({ListExpr, Element, /*Promotable=*/false});
     }
   }
-  ValueFact Result = operation(Call, Name, std::move(Operands));
-  Result.Dim = ZeroDim::No;
-  return Result;
+  return operation(Call, Name, ResultRank::NotZeroDim, std::move(Operands));
 }
 
 } // namespace placelint::analysis

@@ -21,18 +21,6 @@ bool isDimArgument(const Expr *Arg) {
   return Value->getType()->isIntegerType() || listElements(Arg).has_value();
 }
 
-bool isDataset(QualType Type) {
-  const CXXRecordDecl *Record = Type.getNonReferenceType()->getAsCXXRecordDecl();
-  if (!Record || !Record->hasDefinition())
-    return false;
-  auto Named = [](const CXXRecordDecl *R) { return R->getName().contains("Dataset"); };
-  return Named(Record) || Record->getQualifiedNameAsString().find("::datasets::") !=
-                              std::string::npos ||
-         !Record->getDefinition()->forallBases([&](const CXXRecordDecl *Base) {
-           return !Named(Base);
-         });
-}
-
 } // namespace
 
 ValueFact DeviceFlow::evaluateMemberCall(const CXXMemberCallExpr &Call) {
@@ -43,94 +31,97 @@ ValueFact DeviceFlow::evaluateMemberCall(const CXXMemberCallExpr &Call) {
   QualType ObjectType = Object->getType();
   if (ObjectType->isPointerType())
     ObjectType = ObjectType->getPointeeType();
-  StringRef Name = Method->getIdentifier() ? Method->getName() : StringRef();
+  ApiCall Api = Model.classifyCall(Call);
   bool ChangesThis = isa<CXXThisExpr>(Object->IgnoreParenImpCasts()) && !Method->isConst();
-  if (Name == "register_parameter" && Call.getNumArgs() >= 2)
+  if (Api.Kind == CallKind::RegisterParameter && Call.getNumArgs() >= 2)
     Facts.record(ParameterUse{&Call, Call.getArg(1), factOf(Call.getArg(1)),
                               ParameterUseKind::Registered});
 
   switch (Model.classify(ObjectType)) {
   case ValueKind::Tensor:
-    return evaluateTensorMethod(Call, Name);
+    return evaluateTensorMethod(Call, Api);
   case ValueKind::Module:
     // `this->to(dev)` in a module moves the parameters its fields hold.
-    if (ChangesThis)
+    if (ChangesThis && Api.Kind == CallKind::ModuleTo)
       forgetFields();
-    return evaluateModuleMethod(Call, Name);
+    return evaluateModuleMethod(Call, Api);
   case ValueKind::TensorOptions:
-    return evaluateOptionsMethod(Call, Name);
+    return evaluateOptionsMethod(Call, Api);
   case ValueKind::TensorList:
-    return evaluateListMethod(Call, Name);
+    return evaluateListMethod(Call, Api);
   case ValueKind::Device:
   case ValueKind::DeviceType:
     return ValueFact::unknown();
+  case ValueKind::Aggregate:
   case ValueKind::Other:
     break;
   }
-  // A dataset (torch::data::datasets::MNIST, a user's Dataset) loads its
-  // tensors on the host.
-  if (Model.isTensor(Call.getType()) && isDataset(ObjectType)) {
+  if (Api.Kind == CallKind::DatasetLoad && Model.isTensor(Call.getType())) {
     ValueFact Loaded = ValueFact::on(DeviceSet::of(AbstractDevice::cpu()), ZeroDim::No);
     Loaded.From = {OriginKind::Created, Call.getExprLoc()};
     return Loaded;
   }
-  forgetReferenceArguments(Call, *Method);
-  if (ChangesThis)
-    forgetFields();
-  if (Model.classify(Call.getType()) == ValueKind::Other)
-    return ValueFact();
-  if (!Method->isVirtual())
-    return summaryCall(Call, *Method);
-  return resultOf(Call, DeviceSet::unknown(), ZeroDim::Unknown);
+  return summaryCall(Call, *Method, Object);
 }
 
-ValueFact DeviceFlow::evaluateOptionsMethod(const CXXMemberCallExpr &Call, StringRef Name) {
+ValueFact DeviceFlow::evaluateOptionsMethod(const CXXMemberCallExpr &Call, ApiCall Api) {
   const Expr *Object = Call.getImplicitObjectArgument();
-  CallKind Kind = ApiModel::classifyOptionsMethod(Name);
-  if (Kind == CallKind::OptionsBuilder) {
-    ValueFact Options = factOf(Object);
-    if (Name == "requires_grad")
-      Options.RequiresGrad = isTrueOrDefault(llvm::ArrayRef(Call.getArgs(), Call.getNumArgs()));
+  // Each builder's result remembers it, so that what the options ask for
+  // (requires_grad, pinned_memory) can be read back through the chain.
+  auto Built = [&](ValueFact Options) {
+    Options.MadeBy = &Call;
     return Options;
+  };
+  switch (Api.Kind) {
+  case CallKind::OptionsBuilder:
+  case CallKind::OptionsPinnedMemory:
+  case CallKind::OptionsRequiresGrad:
+    return Built(factOf(Object));
+  case CallKind::OptionsDevice: {
+    if (explicitArgCount(Call) == 0) { // the getter
+      ValueFact Options = factOf(Object);
+      Options.OptionsWithoutDevice = false;
+      return Options;
+    }
+    llvm::SmallVector<const Expr *, 2> Args(Call.arguments());
+    return Built(deviceFromArguments(Args));
   }
-  if (Kind != CallKind::OptionsDevice)
+  default:
     return ValueFact::unknown();
-  if (explicitArgCount(Call) == 0) { // the getter
-    ValueFact Options = factOf(Object);
-    Options.OptionsWithoutDevice = false;
-    return Options;
   }
-  llvm::SmallVector<const Expr *, 2> Args(Call.arguments());
-  return deviceFromArguments(Args);
 }
 
-ValueFact DeviceFlow::evaluateTensorMethod(const CXXMemberCallExpr &Call, StringRef Name) {
+ValueFact DeviceFlow::evaluateTensorMethod(const CXXMemberCallExpr &Call, ApiCall Api) {
   const Expr *Object = Call.getImplicitObjectArgument();
   bool ReturnsTensor = Model.isTensor(Call.getType());
-  if (Name == "grad" || Name == "mutable_grad")
+  // The tensor operands of an operation on the tensor and its arguments.
+  auto Operands = [&] {
+    llvm::SmallVector<Operand, 3> All{operand(Object, /*Promotable=*/!Api.InPlace)};
+    for (const Expr *Arg : Call.arguments())
+      if (Model.isTensor(Arg->getType()))
+        All.push_back(operand(Arg));
+    return All;
+  };
+  switch (Api.Kind) {
+  case CallKind::Transfer:
+    return evaluateTransfer(Call, Api);
+  case CallKind::SyncToHost:
+    return evaluateSync(Call);
+  case CallKind::GradRead:
     Facts.record(ParameterUse{&Call, Object, factOf(Object), ParameterUseKind::GradRead});
-  if (Name == "requires_grad_") {
+    return resultOf(Call, factOf(Object).Devices, ZeroDim::Unknown);
+  case CallKind::MarkRequiresGrad: {
     // In place: the tensor (and the variable naming it) now requires grad;
     // a non-leaf stays one.
     ValueFact Marked = factOf(Object);
-    Marked.RequiresGrad = isTrueOrDefault(llvm::ArrayRef(Call.getArgs(), Call.getNumArgs()));
-    if (const ValueDecl *Var = trackedDecl(Object))
-      assign(*Var, Marked, nullptr, Call.getExprLoc());
+    Marked.MadeBy = &Call;
+    if (std::optional<Place> Where = placeOf(Object))
+      write(*Where, Marked, nullptr, Call.getExprLoc());
     return Marked;
   }
-  switch (ApiModel::classifyTensorMethod(Name)) {
-  case CallKind::Transfer:
-    return evaluateTransfer(Call, Name);
-  case CallKind::SyncToHost:
-    return evaluateSync(Call);
   case CallKind::SameDeviceOp: {
-    bool InPlace = Name.ends_with("_");
-    llvm::SmallVector<Operand, 3> Operands{operand(Object, /*Promotable=*/!InPlace)};
-    for (const Expr *Arg : Call.arguments())
-      if (Model.isTensor(Arg->getType()))
-        Operands.push_back(operand(Arg));
-    ValueFact Result = operation(Call, Name, std::move(Operands));
-    return InPlace ? factOf(Object) : Result;
+    ValueFact Result = operation(Call, Api, Operands());
+    return Api.InPlace ? factOf(Object) : Result;
   }
   case CallKind::CrossDeviceCopy:
     return factOf(Object);
@@ -142,42 +133,43 @@ ValueFact DeviceFlow::evaluateTensorMethod(const CXXMemberCallExpr &Call, String
     return resultOf(Call, factOf(Object).Devices,
                     llvm::any_of(Call.arguments(), isDimArgument) ? ZeroDim::No : ZeroDim::Yes);
   case CallKind::ShapePreserving:
+  case CallKind::PinMemory:
     if (!ReturnsTensor)
       return ValueFact();
-    if (Name.ends_with("_")) // relu_(), zero_(): the tensor itself
+    if (Api.InPlace) // relu_(), zero_(): the tensor itself
       return factOf(Object);
     return resultOf(Call, factOf(Object).Devices, factOf(Object).Dim);
   case CallKind::DeviceOf:
   case CallKind::OptionsOf: {
     ValueFact Source = factOf(Object);
     Source.Dim = ZeroDim::Unknown;
-    Source.forgetTransfer();
+    Source.MadeBy = &Call;
     return Source;
   }
+  case CallKind::Reshape: {
+    if (!ReturnsTensor)
+      return untracked(Call);
+    // A shape of n > 0 sizes has n dims (`view({})` has none).
+    bool ToScalar = Call.getNumArgs() >= 1 && isEmptyList(Call.getArg(0));
+    return resultOf(Call, factOf(Object).Devices, ToScalar ? ZeroDim::Yes : ZeroDim::No);
+  }
+  // `view_as(y)` takes only y's shape; indices may stay on the cpu.
+  case CallKind::ShapeOf:
+  case CallKind::Indexing:
+    if (!ReturnsTensor)
+      return untracked(Call);
+    return resultOf(Call, factOf(Object).Devices, ZeroDim::Unknown);
   default:
     break;
   }
   if (!ReturnsTensor)
     return untracked(Call);
-  if (Name == "view" || Name == "reshape" || Name == "flatten" || Name == "unsqueeze" ||
-      Name == "expand" || Name == "repeat") {
-    // A shape of n > 0 sizes has n dims (`view({})` has none).
-    bool ToScalar = Call.getNumArgs() >= 1 && isEmptyList(Call.getArg(0));
-    return resultOf(Call, factOf(Object).Devices, ToScalar ? ZeroDim::Yes : ZeroDim::No);
-  }
-  llvm::SmallVector<Operand, 3> Operands{operand(Object, /*Promotable=*/!Name.ends_with("_"))};
-  for (const Expr *Arg : Call.arguments())
-    if (Model.isTensor(Arg->getType()))
-      Operands.push_back(operand(Arg));
-  // `view_as(y)`, `expand_as(y)` take only y's shape; indices may stay on
-  // the cpu; any other method with tensor arguments (masked_fill, gather,
+  // Any other method with tensor arguments (masked_fill, gather,
   // index_select, ...) needs them on its tensor's device.
-  if (Operands.size() == 1 || Name.ends_with("_as") ||
-      ApiModel::classifyTensorMethod(Name) == CallKind::Indexing)
+  llvm::SmallVector<Operand, 3> All = Operands();
+  if (All.size() == 1)
     return resultOf(Call, factOf(Object).Devices, ZeroDim::Unknown);
-  ValueFact Result = operation(Call, Name, std::move(Operands));
-  Result.Dim = ZeroDim::Unknown;
-  return Result;
+  return operation(Call, Api, std::move(All));
 }
 
 } // namespace placelint::analysis

@@ -29,13 +29,18 @@ void collectTensors(const Expr *Arg, const ApiModel &Model,
   Arg = Arg->IgnoreImplicit()->IgnoreParens();
   llvm::ArrayRef<const Expr *> Elements;
   const auto *Call = dyn_cast<CallExpr>(Arg);
-  const FunctionDecl *Callee = Call ? Call->getDirectCallee() : nullptr;
   ValueKind Kind = Model.classify(Arg->getType());
-  if (isTupleMaker(Callee))
+  const auto *Construct = dyn_cast<CXXConstructExpr>(Arg);
+  if (Call && Model.classifyCall(*Call).Kind == CallKind::TupleMake)
     Elements = llvm::ArrayRef(Call->getArgs(), Call->getNumArgs());
+  // optional<tuple>(make_tuple(h, c)), tuple<Tensor, Tensor>{h, c}
+  else if (Construct && Construct->getNumArgs() > 0 &&
+           !Construct->getConstructor()->isCopyOrMoveConstructor() &&
+           Kind != ValueKind::Tensor)
+    Elements = llvm::ArrayRef(Construct->getArgs(), Construct->getNumArgs());
   else if (Kind == ValueKind::Tensor || Kind == ValueKind::TensorList)
     return Tensors.push_back(Arg);
-  else if (const auto *Construct = dyn_cast<CXXConstructExpr>(Arg)) // optional<tuple>
+  else if (Construct)
     Elements = llvm::ArrayRef(Construct->getArgs(), Construct->getNumArgs());
   else if (const auto *List = dyn_cast<InitListExpr>(Arg))
     Elements = llvm::ArrayRef(List->getInits(), List->getNumInits());
@@ -44,9 +49,10 @@ void collectTensors(const Expr *Arg, const ApiModel &Model,
 }
 
 // Whether Method (of a module) calls `to` on its own object.
-bool movesItself(const CXXMethodDecl &Method) {
+bool movesItself(const CXXMethodDecl &Method, const ApiModel &Model) {
   const FunctionDecl *Definition = Method.getDefinition();
-  return Definition && findInTree(Definition->getBody(), isMoveOfThis);
+  return Definition &&
+         findInTree(Definition->getBody(), [&](const Stmt &S) { return isMoveOfThis(S, Model); });
 }
 
 // The tensor a loss's options hold: `w` in
@@ -54,9 +60,7 @@ bool movesItself(const CXXMethodDecl &Method) {
 const Expr *optionsTensor(const Expr *E, const ApiModel &Model) {
   const auto *Setter = cast_or_null<CXXMemberCallExpr>(findInTree(E, [&](const Stmt &S) {
     const auto *Call = dyn_cast<CXXMemberCallExpr>(&S);
-    return Call && Call->getMethodDecl() && Call->getMethodDecl()->getIdentifier() &&
-           Call->getMethodDecl()->getName().ends_with("weight") && Call->getNumArgs() == 1 &&
-           Model.isTensor(Call->getArg(0)->getType());
+    return Call && Model.classifyCall(*Call).Kind == CallKind::ModuleOptionWeight;
   }));
   return Setter ? Setter->getArg(0) : nullptr;
 }
@@ -65,6 +69,13 @@ const Expr *optionsTensor(const Expr *E, const ApiModel &Model) {
 
 ValueFact DeviceFlow::newModule(const Expr &Creation, SourceLocation At,
                                 llvm::ArrayRef<const Expr *> Args) {
+  // A device given to a module's constructor is there to be used.
+  for (const Expr *Arg : Args) {
+    ValueKind Kind = Model.classify(Arg->getType());
+    if (Kind == ValueKind::Device || Kind == ValueKind::DeviceType ||
+        Kind == ValueKind::TensorOptions)
+      noteCudaUse(factOf(Arg));
+  }
   ValueFact Module;
   QualType Type = moduleType(Creation);
   if (const CXXRecordDecl *User = Model.userModule(Type);
@@ -85,46 +96,56 @@ ValueFact DeviceFlow::newModule(const Expr &Creation, SourceLocation At,
   return Module;
 }
 
-ValueFact DeviceFlow::evaluateModuleMethod(const CXXMemberCallExpr &Call, StringRef Name) {
+ValueFact DeviceFlow::evaluateModuleMethod(const CXXMemberCallExpr &Call, ApiCall Api) {
   const Expr *Object = Call.getImplicitObjectArgument();
   llvm::SmallVector<const Expr *, 4> Args(Call.arguments());
-  if (Name == "forward")
+  if (Api.Kind == CallKind::ModuleForward)
     return applyModule(Call, *Object, Args);
-  if (Name == "parameters" || Name == "buffers") {
+  if (Api.Kind == CallKind::ModuleParameters) {
     ValueFact Params = factOf(Object);
     Params.Dim = ZeroDim::No;
     return Params;
   }
-  if (Name != "to" || Args.empty()) {
-    // Another method of a user's module (`decoder->step(token, state)`)
-    // computes with its parameters: its tensor result is on their device.
+  if (Api.Kind != CallKind::ModuleTo || Args.empty()) {
+    // Another method of a user's module (`decoder->step(token, state)`):
+    // through its summary, its fields and its registered state on the
+    // module's device.
     const CXXRecordDecl *User = Model.userModule(moduleType(*Object));
+    const CXXMethodDecl *Method = Call.getMethodDecl();
+    if (!User || !Method || Api.isModelled())
+      return untracked(Call);
     ValueFact Module = factOf(Object);
+    ValueFact Result = summaryCall(Call, *Method, Object);
     // A method that moves the module itself (`Initialize(device)` calling
     // `to(device)`): where it is now is not known.
-    if (const auto *Method = Call.getMethodDecl();
-        User && Method && movesItself(*Method))
-      if (const ValueDecl *Var = moduleDecl(Object))
-        Current[Var] = ValueFact::unknown();
-    ValueKind Result = Model.classify(Call.getType());
-    if (User && (Result == ValueKind::Tensor || Result == ValueKind::TensorList))
-      return resultOf(Call, Module.Devices.isKnown() ? Module.Devices : DeviceSet::unknown(),
-                      ZeroDim::Unknown);
-    return untracked(Call);
+    if (movesItself(*Method, Model))
+      if (std::optional<Place> Where = placeOf(moduleOperand(Object)))
+        write({Where->Path}, ValueFact::unknown(), nullptr, Call.getExprLoc());
+    // When the summary cannot tell, a tensor it returns was computed with
+    // the module's parameters: on their device.
+    ValueKind Kind = Model.classify(Call.getType());
+    if ((Kind == ValueKind::Tensor || Kind == ValueKind::TensorList) &&
+        !Result.Devices.isKnown() && Module.Devices.isKnown())
+      return resultOf(Call, Module.Devices, ZeroDim::Unknown);
+    return Result;
   }
   // Module::to(device[, dtype]) moves the parameters in place.
   ValueKind ArgKind = Model.classify(Args[0]->getType());
   if (ArgKind != ValueKind::Device && ArgKind != ValueKind::DeviceType &&
       !stringLiteralIn(Args[0]))
     return ValueFact();
-  const ValueDecl *Module = moduleDecl(Object);
+  std::optional<Place> Module = placeOf(moduleOperand(Object));
   // A module with nothing to move stays without a device.
   if (!Module || (Model.isStatelessModule(moduleType(*Object)) &&
                   !factOf(Object).Devices.isKnown()))
     return ValueFact();
   ValueFact Moved = deviceFromArguments(Args[0]);
+  noteCudaUse(Moved);
   Moved.setOrigin({OriginKind::Moved, Call.getExprLoc()});
-  Current[Module] = Moved;
+  // In place: the module and all it holds (its parameters, its members
+  // that Module::to moves; plain members it does not are the class's own
+  // business, which the module's summary keeps).
+  write(*Module, Moved, nullptr, Call.getExprLoc());
   return ValueFact();
 }
 
@@ -155,7 +176,7 @@ ValueFact DeviceFlow::applyModule(const Expr &Call, const Expr &ModuleExpr,
   Operands.insert(Operands.begin() + 1, std::move(ModuleOperand));
   // After a mismatch the module would have run where its weights are.
   bool Mismatch = findConflict(Operands).has_value();
-  operation(Call, "forward", std::move(Operands));
+  operation(Call, "forward", ResultRank::Unknown, std::move(Operands));
   bool OnInput = InputFact.Devices.isKnown() && !Mismatch;
   return resultOf(Call, OnInput ? InputFact.Devices : Module.Devices, ResultDim);
 }

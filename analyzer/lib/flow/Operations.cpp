@@ -58,12 +58,21 @@ std::optional<Conflict> findConflict(llvm::ArrayRef<Operand> Operands) {
   return std::nullopt;
 }
 
-ValueFact DeviceFlow::operation(const Expr &Call, StringRef Name,
+ValueFact DeviceFlow::operation(const CallExpr &Call, ApiCall Api,
+                                llvm::SmallVector<Operand, 3> Operands) {
+  const FunctionDecl *Callee = Call.getDirectCallee();
+  StringRef Name = Callee && Callee->getIdentifier() ? Callee->getName() : StringRef();
+  return operation(Call, Name, Api.Rank, std::move(Operands));
+}
+
+ValueFact DeviceFlow::operation(const Expr &Call, StringRef Name, ResultRank Rank,
                                 llvm::SmallVector<Operand, 3> Operands) {
   ValueFact Result = combine(Call, Operands);
-  if (Name == "dot")
+  if (Rank == ResultRank::ZeroDim)
     Result.Dim = ZeroDim::Yes;
-  else if (Name == "matmul")
+  else if (Rank == ResultRank::NotZeroDim)
+    Result.Dim = ZeroDim::No;
+  else if (Rank == ResultRank::Unknown)
     Result.Dim = ZeroDim::Unknown;
   // The operation throws there: what follows it must not be reported again.
   if (findConflict(Operands)) {
@@ -104,66 +113,6 @@ ValueFact DeviceFlow::combine(const Expr &Call, llvm::ArrayRef<Operand> Operands
   if (Devices.isBottom())
     Devices = DeviceSet::unknown();
   return resultOf(Call, Devices, Dim.value_or(ZeroDim::Unknown));
-}
-
-namespace {
-
-// One record per key: the first visit appends it, later visits (the fixed
-// point's iterations) replace it, so the converged one remains in place.
-template <class Key, class Record>
-void keepLatest(std::vector<Record> &Records, llvm::DenseMap<Key, unsigned> &Index,
-                const Key &At, Record New) {
-  auto [It, Inserted] = Index.try_emplace(At, Records.size());
-  if (Inserted)
-    Records.push_back(std::move(New));
-  else
-    Records[It->second] = std::move(New);
-}
-
-} // namespace
-
-void FunctionFacts::record(Operation Op) {
-  const Expr *At = Op.Call;
-  keepLatest(Operations, OperationIndex, At, std::move(Op));
-}
-
-void FunctionFacts::recordLambdaCall(const FunctionDecl &CallOperator,
-                                     llvm::ArrayRef<ValueFact> Arguments) {
-  auto [It, Inserted] = LambdaArguments.try_emplace(&CallOperator);
-  if (Inserted) {
-    It->second.assign(Arguments.begin(), Arguments.end());
-    return;
-  }
-  for (size_t I = 0; I < It->second.size() && I < Arguments.size(); ++I)
-    It->second[I] = It->second[I].join(Arguments[I]);
-}
-
-void FunctionFacts::recordCudaRequest(const Expr &Where, unsigned Block,
-                                      unsigned DevicesNeeded) {
-  auto [It, Inserted] = CudaRequestIndex.try_emplace(&Where, CudaRequests.size());
-  if (Inserted) {
-    CudaRequests.push_back({&Where, Block, DevicesNeeded, 0});
-    return;
-  }
-  CudaRequest &Request = CudaRequests[It->second];
-  Request.Block = Block;
-  Request.DevicesNeeded = std::max(Request.DevicesNeeded, DevicesNeeded);
-}
-
-void FunctionFacts::setCudaGuards(
-    llvm::function_ref<std::pair<unsigned, const Expr *>(const CudaRequest &)> Guard) {
-  for (CudaRequest &Request : CudaRequests)
-    std::tie(Request.DevicesEnsured, Request.WeakestCall) = Guard(Request);
-}
-
-void FunctionFacts::record(ParameterUse Use) {
-  std::pair<const Expr *, const Expr *> At{Use.Where, Use.Tensor};
-  keepLatest(ParameterUses, ParameterUseIndex, At, std::move(Use));
-}
-
-void FunctionFacts::record(Transfer T) {
-  const Expr *At = T.Call;
-  keepLatest(Transfers, TransferIndex, At, std::move(T));
 }
 
 } // namespace placelint::analysis

@@ -1,5 +1,6 @@
-// Overloaded operators: calling a module, `->`/`*` on a module holder,
-// assignment to a tracked variable, and arithmetic on tensors.
+// Overloaded operators: calling a module or a function object, `->`/`*` on
+// a holder, a smart pointer or an optional, assignment to a tracked place,
+// and arithmetic on tensors.
 #include "flow/DeviceFlow.h"
 
 #include "Syntax.h"
@@ -26,28 +27,25 @@ ValueFact DeviceFlow::evaluateOperatorCall(const CXXOperatorCallExpr &Op) {
     llvm::SmallVector<const Expr *, 4> Inputs(Op.arguments());
     return applyModule(Op, *Lhs, llvm::ArrayRef(Inputs).drop_front());
   }
-  if ((Kind == OO_Arrow || Kind == OO_Star) && LhsKind == ValueKind::Module)
-    return factOf(Lhs);
+  // Smart pointers and optionals are what they hold.
+  if ((Kind == OO_Arrow || Kind == OO_Star) && LhsKind != ValueKind::Tensor &&
+      LhsKind != ValueKind::Other)
+    return yield(Op, valueOf(Lhs));
   // Calling a lambda or another function object: a call, not an operation.
   if (Kind == OO_Call && LhsKind != ValueKind::Tensor) {
     const FunctionDecl *Callee = Op.getDirectCallee();
-    if (!Callee)
-      return untracked(Op);
-    forgetReferenceArguments(Op, *Callee);
-    return Model.classify(Op.getType()) == ValueKind::Other ? ValueFact()
-                                                            : summaryCall(Op, *Callee);
+    return Callee ? summaryCall(Op, *Callee, Lhs) : untracked(Op);
   }
   if (Kind == OO_Equal && NumArgs == 2) {
-    const ValueDecl *Target = trackedDecl(Lhs);
-    ValueFact Value = factOf(Op.getArg(1));
+    std::optional<Place> Target = placeOf(Lhs);
     if (Target && Model.classify(Op.getArg(1)->getType()) != ValueKind::Other) {
-      assign(*Target, Value, Op.getArg(1), Op.getOperatorLoc());
-      return Current[Target];
+      write(*Target, valueOf(Op.getArg(1)), Op.getArg(1), Op.getOperatorLoc());
+      return yield(Op, read(Target->Path));
     }
-    return factOf(Lhs);
+    return yield(Op, valueOf(Lhs));
   }
   if (Kind == OO_Subscript && LhsKind == ValueKind::TensorList)
-    return factOf(Lhs); // an element
+    return yield(Op, valueOf(Lhs)); // an element
   bool RhsIsTensor = NumArgs >= 2 && Model.isTensor(Op.getArg(1)->getType());
   if (LhsKind != ValueKind::Tensor && !RhsIsTensor)
     return untracked(Op);
@@ -61,14 +59,14 @@ ValueFact DeviceFlow::evaluateOperatorCall(const CXXOperatorCallExpr &Op) {
     llvm::SmallVector<Operand, 3> Operands{operand(Lhs, /*Promotable=*/false)};
     if (RhsIsTensor)
       Operands.push_back(operand(Op.getArg(1)));
-    operation(Op, Name, std::move(Operands));
+    operation(Op, Name, ResultRank::Broadcast, std::move(Operands));
     return factOf(Lhs);
   }
   llvm::SmallVector<Operand, 3> Operands;
   for (const Expr *Arg : Op.arguments())
     if (Model.isTensor(Arg->getType()))
       Operands.push_back(operand(Arg));
-  return operation(Op, Name, std::move(Operands));
+  return operation(Op, Name, ResultRank::Broadcast, std::move(Operands));
 }
 
 } // namespace placelint::analysis

@@ -1,32 +1,62 @@
 // How the flow analysis of one function learns what it needs of the other
-// functions of the unit (what a call returns, what guards its callers),
-// without knowing who computes it.
+// functions of the unit (what a call returns and leaves behind, what guards
+// its callers), without knowing who computes it.
 #pragma once
 
-#include "placelint/analysis/ValueFact.h"
+#include "flow/AbstractValue.h"
 
 #include "llvm/ADT/ArrayRef.h"
+#include "llvm/ADT/SmallVector.h"
+
+#include <cstdint>
+#include <optional>
 
 namespace clang {
 class Expr;
 class CXXRecordDecl;
 class FunctionDecl;
+class LambdaExpr;
 } // namespace clang
 
 namespace placelint::analysis {
+
+struct EntryFacts;
 
 struct CallersGuard {
   unsigned Devices = 0;
   const clang::Expr *WeakestCall = nullptr; // null when there is no call
 };
 
+// What a call gives the function it calls.
+struct CallInputs {
+  // The values of the parameters, in order (none: unknown).
+  llvm::ArrayRef<AbstractValue> Arguments;
+  // The integer parameters the call gives a constant (`try_gpu(1)`), in order.
+  llvm::ArrayRef<std::optional<std::int64_t>> Integers;
+  // For a method: its object, whose parts by field (`.mask_`) are the
+  // fields the method starts from (null: unknown).
+  const AbstractValue *Object = nullptr;
+  // For a lambda: what it captured, as the call finds it (null: unknown).
+  const EntryFacts *Captures = nullptr;
+};
+
+// What a call of a function of the unit does, as far as the analysis knows.
+struct CallSummary {
+  AbstractValue Result;
+  // For a non-const method: its object as the method leaves it (the fields
+  // it set, as parts by field).
+  std::optional<AbstractValue> Object;
+  // Per parameter: what one taken by non-const reference holds at the end.
+  llvm::SmallVector<std::optional<AbstractValue>, 2> ByReference;
+
+  static CallSummary unknown() { return {AbstractValue(ValueFact::unknown()), {}, {}}; }
+};
+
 class SummaryProvider {
 public:
   virtual ~SummaryProvider();
-  // The fact of Callee's result when called with Arguments (the facts of
-  // its parameters, in order); unknown when it cannot be said.
-  virtual ValueFact resultOf(const clang::FunctionDecl &Callee,
-                             llvm::ArrayRef<ValueFact> Arguments) = 0;
+  // What Callee does when called with Inputs; unknown when it cannot be said.
+  virtual CallSummary summarize(const clang::FunctionDecl &Callee, const CallInputs &Inputs) = 0;
   // Whether a module class of the unit registers parameters, buffers or
   // submodules (a module that registers nothing has no device of its own).
   virtual bool registersState(const clang::CXXRecordDecl &Module) = 0;
@@ -34,6 +64,10 @@ public:
   // Function in the unit ensure (0 when it is not called here, or some call
   // is not guarded), and the call that ensures the fewest.
   virtual CallersGuard devicesEnsuredByCallers(const clang::FunctionDecl &Function) = 0;
+  // What a lambda captured where it was made (joined over the places it
+  // was made), for calls of it elsewhere.
+  virtual const EntryFacts *capturesOf(const clang::CXXRecordDecl &Closure) = 0;
+  virtual void noteCaptures(const clang::CXXRecordDecl &Closure, const EntryFacts &Captured) = 0;
 };
 
 } // namespace placelint::analysis

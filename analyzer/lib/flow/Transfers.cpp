@@ -11,35 +11,22 @@ namespace placelint::analysis {
 
 using namespace clang;
 
-namespace {
-
-// `cuda(1)`: the index, when the argument is a constant.
-std::optional<std::int16_t> cudaIndexArgument(const CallExpr &Call, const ApiModel &Model,
-                                              const ASTContext &Context) {
-  if (Call.getNumArgs() == 0)
-    return std::nullopt;
-  const Expr *Arg = Call.getArg(0);
-  Expr::EvalResult Index;
-  if (isDefaultArgument(Arg) || Model.classify(Arg->getType()) != ValueKind::Other ||
-      Arg->isValueDependent() || !Arg->EvaluateAsInt(Index, Context))
-    return std::nullopt;
-  int64_t Value = Index.Val.getInt().getExtValue();
-  if (Value < 0 || Value > INT16_MAX)
-    return std::nullopt;
-  return static_cast<std::int16_t>(Value);
-}
-
-} // namespace
-
-ValueFact DeviceFlow::evaluateTransfer(const CXXMemberCallExpr &Call, StringRef Name) {
+ValueFact DeviceFlow::evaluateTransfer(const CXXMemberCallExpr &Call, ApiCall Api) {
   const Expr *Object = Call.getImplicitObjectArgument();
   ValueFact Source = factOf(Object);
   DeviceSet Target;
-  if (Name == "cpu") {
+  if (Api.Target == TransferTarget::Cpu) {
     Target = DeviceSet::of(AbstractDevice::cpu());
-  } else if (Name == "cuda") {
-    std::optional<std::int16_t> Index = cudaIndexArgument(Call, Model, Context);
-    Target = DeviceSet::of(Index ? AbstractDevice::cuda(*Index) : AbstractDevice::cuda());
+  } else if (Api.Target == TransferTarget::Cuda) {
+    // `cuda(1)`: the index, when the argument is a constant.
+    const Expr *Arg = Call.getNumArgs() ? Call.getArg(0) : nullptr;
+    std::optional<std::int64_t> Index =
+        Arg && !isDefaultArgument(Arg) && Model.classify(Arg->getType()) == ValueKind::Other
+            ? integerOf(Arg)
+            : std::nullopt;
+    Target = DeviceSet::of(Index && *Index >= 0 && *Index <= INT16_MAX
+                               ? AbstractDevice::cuda(static_cast<std::int16_t>(*Index))
+                               : AbstractDevice::cuda());
     noteCudaRequest(Call, *Target.single());
   } else {
     if (Call.getNumArgs() == 0)
@@ -52,10 +39,13 @@ ValueFact DeviceFlow::evaluateTransfer(const CXXMemberCallExpr &Call, StringRef 
       ValueFact Options = factOf(Arg);
       if (Options.OptionsWithoutDevice)
         return Source; // to(dtype): the device does not change
+      noteCudaUse(Options);
       Target = Options.Devices;
     } else if (ArgKind == ValueKind::Device || ArgKind == ValueKind::DeviceType ||
                stringLiteralIn(Arg)) {
-      Target = deviceFromArguments(Arg).Devices;
+      ValueFact Device = deviceFromArguments(Arg);
+      noteCudaUse(Device);
+      Target = Device.Devices;
     } else {
       return Source; // to(kFloat) and other non-device conversions
     }
@@ -72,12 +62,7 @@ ValueFact DeviceFlow::evaluateTransfer(const CXXMemberCallExpr &Call, StringRef 
   }
   ValueFact Result = ValueFact::on(Target, Source.Dim);
   Result.setOrigin({OriginKind::Moved, Call.getExprLoc()});
-  Result.TransferCall = &Call;
-  Result.TransferSource = Source.Devices;
-  // The copy of a leaf that requires grad is not a leaf: its gradient goes
-  // back to the leaf, and it has none of its own.
-  if (Source.RequiresGrad || Source.NonLeafMove)
-    Result.NonLeafMove = Source.NonLeafMove ? Source.NonLeafMove : &Call;
+  Result.MadeBy = &Call;
   return Result;
 }
 

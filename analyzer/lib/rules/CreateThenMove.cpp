@@ -11,6 +11,7 @@
 
 #include "clang/AST/ExprCXX.h"
 #include "clang/AST/ParentMap.h"
+#include "clang/Basic/SourceManager.h"
 
 #include <memory>
 
@@ -31,20 +32,23 @@ const Stmt *userOf(const Expr &E, const ParentMap &Parents) {
 }
 
 // `t.options()` or `t.device()` on the tensor E.
-const CXXMemberCallExpr *optionsRead(const Expr &E, const ParentMap &Parents) {
+const CXXMemberCallExpr *optionsRead(const Expr &E, const ParentMap &Parents,
+                                     const ApiModel &Model) {
   const auto *Member = dyn_cast_or_null<MemberExpr>(userOf(E, Parents));
-  const auto *Method = Member ? dyn_cast<CXXMethodDecl>(Member->getMemberDecl()) : nullptr;
-  if (!Method || !Method->getIdentifier() ||
-      (Method->getName() != "options" && Method->getName() != "device"))
+  const auto *Read = Member ? dyn_cast_or_null<CXXMemberCallExpr>(Parents.getParent(Member))
+                            : nullptr;
+  if (!Read)
     return nullptr;
-  return dyn_cast_or_null<CXXMemberCallExpr>(Parents.getParent(Member));
+  CallKind Kind = Model.classifyCall(*Read).Kind;
+  return Kind == CallKind::OptionsOf || Kind == CallKind::DeviceOf ? Read : nullptr;
 }
 
 // Whether the tensor Move makes is used only to read its options or device:
 // chained on the move, or through the variable the move initialises.
 bool onlyForOptions(const CXXMemberCallExpr &Move, const ParentMap &Parents,
-                    const Stmt &Body, const CXXMemberCallExpr *&Chained) {
-  Chained = optionsRead(Move, Parents);
+                    const Stmt &Body, const ApiModel &Model,
+                    const CXXMemberCallExpr *&Chained) {
+  Chained = optionsRead(Move, Parents, Model);
   if (Chained)
     return true;
   const auto *Declaration = dyn_cast_or_null<DeclStmt>(userOf(Move, Parents));
@@ -59,9 +63,37 @@ bool onlyForOptions(const CXXMemberCallExpr &Move, const ParentMap &Parents,
     if (!Ref || Ref->getDecl() != Var)
       return false;
     Used = true;
-    return optionsRead(*Ref, Parents) == nullptr;
+    return optionsRead(*Ref, Parents, Model) == nullptr;
   });
   return Used && !OtherUse;
+}
+
+// Whether Ref, a use of Var, is its first use since Var was given Factory's
+// tensor (by its initializer or an assignment).
+bool isFirstUseSinceMade(const VarDecl &Var, const DeclRefExpr &Ref, const CallExpr &Factory,
+                         const FunctionFacts &Facts) {
+  if (!Var.isLocalVarDecl())
+    return false;
+  BodyFacts &Body = Facts.body();
+  const SourceManager &SM = Facts.function().getASTContext().getSourceManager();
+  auto Before = [&](SourceLocation A, SourceLocation B) {
+    return SM.isBeforeInTranslationUnit(SM.getExpansionLoc(A), SM.getExpansionLoc(B));
+  };
+  auto MadeIt = [&](const Expr *Value) {
+    const ValueFact *Fact = Value ? Facts.factAt(Value) : nullptr;
+    return Fact && Facts.hostFactoryThatMade(*Fact) == &Factory;
+  };
+  // The last write before Ref that stored the factory's tensor.
+  const Expr *Write = MadeIt(Var.getInit()) ? Var.getInit() : nullptr;
+  for (const Expr *Value : Body.assignmentsTo(Var))
+    if (MadeIt(Value) && Before(Value->getEndLoc(), Ref.getBeginLoc()))
+      Write = Value;
+  if (!Write)
+    return false;
+  for (const DeclRefExpr *Use : Body.usesOf(Var))
+    if (Before(Write->getEndLoc(), Use->getBeginLoc()))
+      return Use == &Ref;
+  return false;
 }
 
 } // namespace
@@ -70,21 +102,24 @@ void diagnoseCreateThenMove(const FunctionFacts &Facts, FindingsHandler &Handler
   BodyFacts &Body = Facts.body();
   std::unique_ptr<ParentMap> Parents; // built for the first finding
   for (const Transfer &T : Facts.transfers()) {
-    const auto *Factory = dyn_cast_or_null<CallExpr>(T.Source.HostFactory);
+    const CallExpr *Factory = T.IsSync ? nullptr : Facts.hostFactoryThatMade(T.Source);
     std::optional<AbstractDevice> To = T.Target.single();
     // A move to the cpu, or a dtype-only to(), moves nothing.
     if (T.IsSync || !Factory || !To || To->isCpu() || isNonLeafParameterMove(Facts, *T.Call))
       continue;
+    // One bug, one report: a move whose result is thrown away is
+    // placement-discarded-transfer's; once fixed, this may apply.
+    if (llvm::is_contained(Body.discardedTransfers(), T.Call))
+      continue;
     const Expr *Receiver = stripCopies(T.Call->getImplicitObjectArgument());
-    if (Receiver->IgnoreParenImpCasts() != Factory) {
-      // Through a variable: the move must be its first use (not filled,
-      // loaded or read on the host in between).
-      const auto *Ref = dyn_cast<DeclRefExpr>(Receiver->IgnoreParenImpCasts());
-      const auto *Var = Ref ? dyn_cast<VarDecl>(Ref->getDecl()) : nullptr;
-      if (!Var || !Var->isLocalVarDecl() || Body.firstUseOf(*Var) != Ref ||
-          stripCopies(Var->getInit())->IgnoreParenImpCasts() != Factory)
-        continue;
-    }
+    const auto *Ref = dyn_cast<DeclRefExpr>(Receiver->IgnoreParenImpCasts());
+    const auto *Var = Ref ? dyn_cast<VarDecl>(Ref->getDecl()) : nullptr;
+    // Through a variable, the move must be its first use since it got the
+    // factory's tensor (not filled, loaded or read on the host in between);
+    // chained, conversions between are fine (`ones({1}).to(kBool).cuda()`).
+    if (Var ? !isFirstUseSinceMade(*Var, *Ref, *Factory, Facts)
+            : !findInTree(Receiver, [&](const Stmt &S) { return &S == Factory; }))
+      continue;
     CreateThenMoveFinding Finding;
     Finding.Factory = Factory;
     Finding.Move = T.Call;
@@ -93,9 +128,7 @@ void diagnoseCreateThenMove(const FunctionFacts &Facts, FindingsHandler &Handler
     // A tensor made before a loop and moved in it is moved again on every
     // iteration: placement-transfer-in-loop's (hoist the move), not this.
     const Stmt *Loop = Body.loopAround(*T.Call);
-    const auto *Ref = dyn_cast<DeclRefExpr>(Receiver->IgnoreParenImpCasts());
-    const auto *Var = Ref ? dyn_cast<VarDecl>(Ref->getDecl()) : nullptr;
-    if (Loop && Var && !Body.isDeclaredIn(*Var, *Loop))
+    if (Loop && !findInTree(Loop, [&](const Stmt &S) { return &S == Factory; }))
       continue;
     Finding.Loop = Loop;
     Finding.Hoistable =
@@ -106,7 +139,10 @@ void diagnoseCreateThenMove(const FunctionFacts &Facts, FindingsHandler &Handler
     if (!Parents)
       Parents = std::make_unique<ParentMap>(FunctionBody);
     Finding.OnlyForOptions =
-        onlyForOptions(*T.Call, *Parents, *FunctionBody, Finding.ChainedOptions);
+        onlyForOptions(*T.Call, *Parents, *FunctionBody, Body.model(), Finding.ChainedOptions);
+    Finding.ChainedReadsDevice =
+        Finding.ChainedOptions &&
+        Body.model().classifyCall(*Finding.ChainedOptions).Kind == CallKind::DeviceOf;
     Handler.onCreateThenMove(Finding);
   }
 }

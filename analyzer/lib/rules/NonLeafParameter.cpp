@@ -20,7 +20,7 @@ void diagnoseNonLeafParameter(const FunctionFacts &Facts, FindingsHandler &Handl
   // One finding a move: at the first place its copy is used as a parameter.
   llvm::DenseSet<const Expr *> Reported;
   for (const ParameterUse &Use : Facts.parameterUses()) {
-    const auto *Move = dyn_cast_or_null<CXXMemberCallExpr>(Use.Fact.NonLeafMove);
+    const CXXMemberCallExpr *Move = Facts.nonLeafMove(Use.Fact);
     if (!Move || !Reported.insert(Move).second)
       continue;
     NonLeafParameterFinding Finding;
@@ -40,7 +40,7 @@ void diagnoseNonLeafParameter(const FunctionFacts &Facts, FindingsHandler &Handl
 // placement-create-then-move leaves that move to this rule).
 bool isNonLeafParameterMove(const FunctionFacts &Facts, const Expr &Move) {
   return llvm::any_of(Facts.parameterUses(), [&](const ParameterUse &Use) {
-    return Use.Fact.NonLeafMove == &Move;
+    return Facts.nonLeafMove(Use.Fact) == &Move;
   });
 }
 

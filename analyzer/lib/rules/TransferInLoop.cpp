@@ -18,21 +18,45 @@ using namespace clang;
 
 namespace {
 
+// The transfer whose copy Value is: made by it, or, for the host result of
+// a helper of the unit, by it from the copy to the host the helper was
+// given (`f(x.cpu()).to(dev)`).
+const Transfer *transferBehind(const ValueFact &Value, const FunctionFacts &Facts) {
+  if (const Transfer *Made = Facts.transferThatMade(Value))
+    return Made;
+  // A host value computed from such a copy: by a helper of the unit, or a
+  // host-only op (`multinomial(probs.cpu(), 1)`).
+  ApiCall Api;
+  const CallExpr *Computed = Facts.callThatMade(Value, Api);
+  std::optional<AbstractDevice> On = Value.Devices.single();
+  if (!Computed || Api.Kind == CallKind::Transfer || !On || !On->isCpu())
+    return nullptr;
+  llvm::SmallVector<const Expr *, 3> Inputs(Computed->arguments());
+  if (const auto *Method = dyn_cast<CXXMemberCallExpr>(Computed))
+    Inputs.push_back(Method->getImplicitObjectArgument());
+  for (const Expr *Input : Inputs)
+    if (const ValueFact *Given = Facts.factAt(Input); Given && Given->Devices == Value.Devices)
+      if (const Transfer *Made = Facts.transferThatMade(*Given))
+        return Made;
+  return nullptr;
+}
+
 // Moved straight back to where the previous transfer, in this loop, took it
-// from.
-bool isRoundTrip(const Transfer &T, const Stmt &Loop, BodyFacts &Body) {
+// from: that transfer.
+const Transfer *roundTripFrom(const Transfer &T, const Stmt &Loop, const FunctionFacts &Facts) {
   const ValueFact &Source = T.Source;
   std::optional<AbstractDevice> From = Source.Devices.single();
   std::optional<AbstractDevice> To = T.Target.single();
-  if (T.IsSync || !Source.TransferCall || Body.loopAround(*Source.TransferCall) != &Loop ||
-      !To || !From)
-    return false;
+  const Transfer *Previous = T.IsSync ? nullptr : transferBehind(Source, Facts);
+  if (!Previous || Facts.body().loopAround(*Previous->Call) != &Loop || !To || !From)
+    return nullptr;
   // Where it came from may be unknown (a loaded batch): moving it to a
   // device and straight to the host is a round trip wherever it was.
-  std::optional<AbstractDevice> Before = Source.TransferSource.single();
-  bool BackToSource = Source.TransferSource.isUnknown() ||
-                      (Before && compare(*Before, *To) == Agreement::Same);
-  return BackToSource && compare(*From, *To) != Agreement::Same;
+  const DeviceSet &Earlier = Previous->Source.Devices;
+  std::optional<AbstractDevice> Before = Earlier.single();
+  bool BackToSource =
+      Earlier.isUnknown() || (Before && compare(*Before, *To) == Agreement::Same);
+  return BackToSource && compare(*From, *To) != Agreement::Same ? Previous : nullptr;
 }
 
 // State carried across iterations that goes down and up again: `h` moved
@@ -99,6 +123,13 @@ void diagnosePerCall(const Transfer &T, const FunctionFacts &Facts, FindingsHand
   std::optional<AbstractDevice> From = T.Source.Devices.single();
   if (From && To && compare(*From, *To) == Agreement::Same)
     return;
+  // A batch's own `to()` returns the moved copies: fresh data on each call.
+  const AbstractValue &Returned = Facts.returned();
+  if (Returned.Whole.MadeBy == T.Call ||
+      llvm::any_of(Returned.Parts, [&](const AbstractValue::Part &Part) {
+        return Part.second.MadeBy == T.Call;
+      }))
+    return;
   LoopTransferFinding Finding{T.Call, T.Call->getImplicitObjectArgument(), nullptr, T.Target};
   Finding.PerCallOf = Method;
   Handler.onInvariantTransferInLoop(Finding);
@@ -114,16 +145,18 @@ void diagnoseTransferInLoop(const FunctionFacts &Facts, FindingsHandler &Handler
       diagnosePerCall(T, Facts, Handler);
       continue;
     }
-    // Under `if (step % N == 0)` it is not every iteration.
-    if (!T.Target.isKnown() || T.Source.Devices.isBottom() || Body.isPeriodic(*T.Call))
+    // Under `if (step % N == 0)` it is not every iteration. A move whose
+    // result is thrown away is placement-discarded-transfer's.
+    if (!T.Target.isKnown() || T.Source.Devices.isBottom() || Body.isPeriodic(*T.Call) ||
+        llvm::is_contained(Body.discardedTransfers(), T.Call))
       continue;
     const Expr *Receiver = T.Call->getImplicitObjectArgument();
     // The transfer this one undoes: just before it, or on the previous
     // iteration (state parked on the host).
     const Expr *Undone = nullptr;
     DeviceSet Intermediate;
-    if (isRoundTrip(T, *Loop, Body)) {
-      Undone = T.Source.TransferCall;
+    if (const Transfer *Previous = roundTripFrom(T, *Loop, Facts)) {
+      Undone = Previous->Call;
       Intermediate = T.Source.Devices;
     } else if (const Transfer *Down = parkedOnTheHost(T, *Loop, Facts)) {
       Undone = Down->Call;

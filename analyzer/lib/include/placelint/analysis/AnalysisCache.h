@@ -8,6 +8,7 @@
 #include "llvm/ADT/DenseMap.h"
 
 #include <memory>
+#include <variant>
 #include <vector>
 
 namespace clang {
@@ -17,35 +18,32 @@ class FunctionDecl;
 
 namespace placelint::analysis {
 
-// The findings of one function, recorded to be replayed to each check.
+// The findings of one function, recorded in the order they were made, to
+// be replayed to each check.
 class RecordedFindings : public FindingsHandler {
 public:
-  void onMixedDevice(const MixedDeviceFinding &F) override { Mixed.push_back({F, true}); }
-  void onMayMixedDevice(const MixedDeviceFinding &F) override { Mixed.push_back({F, false}); }
-  void onDiscardedTransfer(const DiscardedTransferFinding &F) override {
-    Discarded.push_back(F);
-  }
-  void onInvariantTransferInLoop(const LoopTransferFinding &F) override {
-    Invariant.push_back(F);
-  }
-  void onRoundTripInLoop(const RoundTripFinding &F) override { RoundTrips.push_back(F); }
-  void onSyncInLoop(const SyncFinding &F) override { Syncs.push_back(F); }
-  void onCreateThenMove(const CreateThenMoveFinding &F) override { CreatedThenMoved.push_back(F); }
-  void onUnguardedCuda(const UnguardedCudaFinding &F) override { Unguarded.push_back(F); }
-  void onNonLeafParameter(const NonLeafParameterFinding &F) override { NonLeaf.push_back(F); }
+#define PL_FINDING(Method, Struct)                                                                 \
+  void Method(const Struct &F) override { Recorded.emplace_back(std::in_place_index<Method##Index>, F); }
+#include "placelint/analysis/Findings.def"
+#undef PL_FINDING
 
-  // Calls Handler's methods in the order the findings were made within each kind.
   void replay(FindingsHandler &Handler) const;
 
 private:
-  std::vector<std::pair<MixedDeviceFinding, bool>> Mixed;
-  std::vector<DiscardedTransferFinding> Discarded;
-  std::vector<LoopTransferFinding> Invariant;
-  std::vector<RoundTripFinding> RoundTrips;
-  std::vector<SyncFinding> Syncs;
-  std::vector<CreateThenMoveFinding> CreatedThenMoved;
-  std::vector<UnguardedCudaFinding> Unguarded;
-  std::vector<NonLeafParameterFinding> NonLeaf;
+  // Variant indices, one per kind (0 is no finding), so that kinds sharing
+  // a struct stay apart.
+  enum : std::size_t {
+    NoFindingIndex,
+#define PL_FINDING(Method, Struct) Method##Index,
+#include "placelint/analysis/Findings.def"
+#undef PL_FINDING
+  };
+  using AnyFinding = std::variant<std::monostate
+#define PL_FINDING(Method, Struct) , Struct
+#include "placelint/analysis/Findings.def"
+#undef PL_FINDING
+                                  >;
+  std::vector<AnyFinding> Recorded;
 };
 
 // One per thread; holds the analyses of the current translation unit.

@@ -8,6 +8,7 @@
 
 #include "clang/AST/Type.h"
 #include "llvm/ADT/DenseMap.h"
+#include "llvm/ADT/StringMap.h"
 #include "llvm/ADT/StringRef.h"
 
 #include <optional>
@@ -18,6 +19,9 @@ namespace clang {
 class ASTContext;
 class CXXRecordDecl;
 class EnumDecl;
+class CallExpr;
+class CXXMethodDecl;
+class Expr;
 class FunctionDecl;
 } // namespace clang
 
@@ -28,7 +32,8 @@ enum class ApiProfile { Auto, Pl, Libtorch };
 std::optional<ApiProfile> parseApiProfile(llvm::StringRef Name);
 llvm::StringRef apiProfileName(ApiProfile Profile);
 
-// What a value of some type is to the analysis.
+// What a value of some type is to the analysis. Smart pointers and
+// std::optional are what they hold.
 enum class ValueKind {
   Other,
   Tensor,
@@ -36,8 +41,102 @@ enum class ValueKind {
   DeviceType,    // the DeviceType enum (kCPU, kCUDA, ...)
   TensorOptions, // options that may carry a device
   Module,        // a module, a module holder, or a shared_ptr to a module
-  TensorList     // std::vector, tuple or pair of tensors (or of values that may hold one)
+  TensorList,    // a container of tracked values (std::vector<Tensor>, a map of
+                 // tensors, a vector of batches), or a tuple or pair of tensors
+  Aggregate      // a struct, tuple or pair with tracked parts (a batch, a config)
 };
+
+// What a call does, to the analysis. Every name the analysis knows maps to
+// one kind (ApiModel.cpp's tables); the flow analysis dispatches on kinds.
+enum class CallKind {
+  Unmodelled,      // neither the tensor API nor a std facility that holds tensors
+  OtherApi,        // a function or tensor method of the API the tables do not list:
+                   // its tensor arguments on one device, its result there
+  // Making tensors.
+  Factory,         // zeros, ones, ...: a new tensor on the options' device
+  FactoryLike,     // zeros_like(t, ...): on t's device unless options say
+  ScalarFactory,   // scalar_tensor: a new 0-dim tensor
+  WrapsHostMemory, // from_blob: a tensor over existing host memory
+  Sample,          // bernoulli(p), multinomial(p, n), normal(mean, std): random
+                   // values drawn from tensors (on their device) or from
+                   // numbers (a factory)
+  // Moving them.
+  Transfer,        // to, cuda, cpu (ApiCall::Target says which)
+  CrossDeviceCopy, // copy_: explicit, may cross devices
+  SyncToHost,      // item(): copies a device value to the host
+  PinMemory,       // pin_memory(): a copy in page-locked host memory
+  // Computing with them.
+  SameDeviceOp,    // add, matmul, ...: all tensor operands on one device
+  ListOp,          // cat, stack: all list elements on one device
+  Indexing,        // index, index_put_: index tensors may stay on the cpu
+  FullReduction,   // sum(), mean(): 0-dim with no dimension argument
+  ShapePreserving, // relu, exp, clone: same device and rank as the input
+  Reshape,         // view, reshape, unsqueeze: same device, the sizes given
+  ShapeOf,         // view_as(y), expand_as(y): y gives only a shape
+  Loss,            // functional losses: inputs on one device, a 0-dim result
+  // Reading a tensor's placement.
+  DeviceOf,        // t.device()
+  OptionsOf,       // t.options(): options on the tensor's device
+  // Tensor options.
+  OptionsDevice,       // device(d), options.device(d): options with a device
+  OptionsBuilder,      // dtype(...), layout(...): options, device unchanged
+  OptionsRequiresGrad, // requires_grad(): options that ask for a gradient
+  OptionsPinnedMemory, // pinned_memory(): options for page-locked host memory
+  // Autograd.
+  GradRead,         // t.grad(): the tensor must be a leaf to have one
+  MarkRequiresGrad, // t.requires_grad_(): in place, the tensor now requires grad
+  // Modules.
+  ModuleForward,      // model->forward(x): the module applied to its inputs
+  ModuleParameters,   // parameters(), buffers(): tensors on the module's device
+  ModuleTo,           // Module::to(device): moves the module in place
+  RegisterParameter,  // register_parameter("w", w)
+  RegisterBuffer,     // register_buffer("b", b)
+  RegisterModule,     // register_module("fc", fc)
+  ModuleOptionWeight, // CrossEntropyLossOptions().weight(w): a loss's weight tensor
+  // Optimizers and data.
+  OptimizerConstruction, // std::make_unique<SGD>(params, ...): an optimizer
+  OptimizerStep,         // optimizer.step(): changes its tensors in place
+  DatasetLoad,           // any method of a dataset: tensors loaded on the host
+  // The std facilities that hold tensors.
+  StdMove,     // std::move, std::forward: the value itself
+  TupleMake,   // std::make_tuple, make_pair, forward_as_tuple
+  TupleGet,    // std::get<I>(tuple)
+  MakeShared,  // std::make_shared, make_unique
+  ListInsert,  // push_back, emplace_back
+  ListRead,    // at, front, back
+  ListClear    // clear
+};
+
+// The rank of an operation's result, for 0-dim tracking.
+enum class ResultRank : std::uint8_t {
+  Broadcast,   // element-wise: 0-dim only when every operand is
+  SameAsInput, // the rank of the tensor it is called on
+  ZeroDim,     // always 0-dim (`dot`, a loss)
+  NotZeroDim,  // never 0-dim
+  OfLiteral,   // `tensor(2.0)` is 0-dim, `tensor({1, 2})` is not
+  Unknown      // depends on the operands' shapes (`matmul`)
+};
+
+// Where a transfer moves its tensor.
+enum class TransferTarget : std::uint8_t {
+  Argument, // to(device | options | tensor)
+  Cuda,     // cuda([index]): the current CUDA device unless an index is given
+  Cpu       // cpu()
+};
+
+// One call of the API as the model sees it.
+struct ApiCall {
+  CallKind Kind = CallKind::Unmodelled;
+  ResultRank Rank = ResultRank::Broadcast;
+  TransferTarget Target = TransferTarget::Argument;
+  // Writes its result into the tensor it is called on (`add_`, `relu_`).
+  bool InPlace = false;
+
+  bool isModelled() const { return Kind != CallKind::Unmodelled; }
+  friend bool operator==(const ApiCall &, const ApiCall &) = default;
+};
+
+using ApiNames = llvm::StringMap<ApiCall>;
 
 // The names one profile contributes. Class names are fully qualified
 // canonical names; a class derived from a listed class counts as it.
@@ -53,6 +152,14 @@ struct ProfileTable {
   std::vector<llvm::StringRef> TensorHolderClasses;
   // Namespaces whose free functions are the tensor API (factories, ops).
   std::vector<llvm::StringRef> ApiNamespaces;
+  // The API's names, by what they are called on.
+  ApiNames FreeFunctions; // in ApiNamespaces
+  ApiNames TensorMethods; // unlisted ones are OtherApi
+  ApiNames OptionsMethods;
+  ApiNames ModuleMethods;
+  ApiNames OptimizerMethods;
+  // Free functions whose names end so are losses (`nll_loss`, `cross_entropy`).
+  std::vector<llvm::StringRef> LossSuffixes;
 };
 
 const ProfileTable &profileTable(ApiProfile Profile);
@@ -73,28 +180,6 @@ struct AnalysisOptions {
 enum class AvailabilityKind {
   Flag, // cuda::is_available(): whether at least one CUDA device is there
   Count // cuda::device_count(), getNumGPUs(): how many
-};
-
-// The kinds of free functions and tensor methods the analysis knows.
-enum class CallKind {
-  Unmodelled,     // not part of the tensor API
-  OtherApi,       // a free function of the API the tables do not list
-  Factory,        // zeros, ones, ...: a new tensor on the options' device
-  FactoryLike,    // zeros_like(t, ...): on t's device unless options say
-  ScalarFactory,  // scalar_tensor: a new 0-dim tensor
-  Transfer,       // to, cuda, cpu
-  SameDeviceOp,   // add, matmul, ...: all tensor operands on one device
-  ListOp,         // cat, stack: all list elements on one device
-  CrossDeviceCopy,// copy_: explicit, may cross devices
-  Indexing,       // index, index_put_: index tensors may stay on the cpu
-  WrapsHostMemory,// from_blob: a tensor over existing host memory
-  FullReduction,  // sum(), mean(): 0-dim with no dimension argument
-  ShapePreserving,// relu, exp, clone: same device and rank as the input
-  DeviceOf,       // t.device(): the tensor's device
-  OptionsOf,      // t.options(): options on the tensor's device
-  OptionsDevice,  // device(d) / options.device(d): options with a device
-  OptionsBuilder, // dtype(...), options.dtype(...): options, device unchanged
-  SyncToHost      // item(): copies a device value to the host
 };
 
 // The model for one translation unit: the profiles in force (Auto resolves
@@ -121,15 +206,29 @@ public:
   bool isStatelessModule(clang::QualType Type) const;
   // A loss module (`CrossEntropyLoss`, ...): its result is 0-dim.
   bool isLossModule(clang::QualType Type) const;
+  // A std::tuple or std::pair.
+  static bool isTuple(clang::QualType Type);
   // An optimizer (torch::optim::Adam, ...), which changes the tensors it
   // holds in place on every step().
   bool isOptimizer(clang::QualType Type) const;
-  // Free functions in an API namespace, by name (OtherApi when unlisted).
-  CallKind classifyFreeFunction(const clang::FunctionDecl &Function) const;
-  // Methods called on a tensor, by name.
-  static CallKind classifyTensorMethod(llvm::StringRef Name);
-  // Methods called on tensor options, by name.
-  static CallKind classifyOptionsMethod(llvm::StringRef Name);
+  // The arguments an optimizer is made from, in any spelling: `SGD(params,
+  // lr)`, `std::make_unique<SGD>(params, lr)`, `std::make_shared<Adam>(...)`,
+  // `new Adam(...)`; nullopt when E makes no optimizer.
+  std::optional<llvm::ArrayRef<const clang::Expr *>>
+  optimizerArguments(const clang::Expr &E) const;
+  // A data loader, whose range-for gives batches loaded on the host.
+  bool isDataLoader(clang::QualType Type) const;
+  // A dataset (torch::data::datasets::MNIST, a user's Dataset), which loads
+  // its tensors on the host.
+  bool isDataset(clang::QualType Type) const;
+  // What Call does: a method by the kind of its object and its name, a free
+  // function of the API or of std by its name.
+  ApiCall classifyCall(const clang::CallExpr &Call) const;
+  // What Method does when called on an object of its class (a module's
+  // `forward`, an optimizer's `step`).
+  ApiCall classifyMethod(const clang::CXXMethodDecl &Method) const;
+  // A free function of the API (OtherApi when unlisted) or of std.
+  ApiCall classifyFunction(const clang::FunctionDecl &Function) const;
   // Whether Function tells if, or how many, CUDA devices are there: the
   // library's checks, and the user's listed in AnalysisOptions.
   std::optional<AvailabilityKind> availabilityCheck(const clang::FunctionDecl &Function) const;
@@ -141,9 +240,12 @@ private:
   ValueKind classifyByName(llvm::StringRef QualifiedName) const;
   bool isApiNamespace(llvm::StringRef Name) const;
   bool holdsTensors(clang::QualType Type) const;
+  bool hasTrackedField(const clang::CXXRecordDecl &Record) const;
   bool isApiRecord(const clang::CXXRecordDecl &Record) const;
   // The class behind a module type, through holders and shared_ptr.
   const clang::CXXRecordDecl *moduleClass(clang::QualType Type) const;
+  // The name tables of the profiles in force, looked up in order.
+  ApiCall lookup(ApiNames ProfileTable::*Table, llvm::StringRef Name) const;
 
   std::vector<ApiProfile> Profiles;
   std::vector<std::string> UserAvailabilityChecks;

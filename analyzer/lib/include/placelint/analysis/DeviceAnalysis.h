@@ -22,6 +22,7 @@ class FunctionDecl;
 namespace placelint::analysis {
 
 class FunctionSummaries;
+struct AbstractValue;
 struct EntryFacts;
 
 // Receives the fact of every tensor-, device-, options- or module-valued
@@ -46,7 +47,7 @@ public:
 private:
   // Arguments: the facts of the parameters (for a lambda, what the function
   // around it calls it with); Entry: what else it starts from.
-  bool analyze(const clang::FunctionDecl &Function, llvm::ArrayRef<ValueFact> Arguments,
+  bool analyze(const clang::FunctionDecl &Function, llvm::ArrayRef<AbstractValue> Arguments,
                const EntryFacts *Entry, FindingsHandler &Handler, FactObserver Observer);
 
   clang::ASTContext &Context;

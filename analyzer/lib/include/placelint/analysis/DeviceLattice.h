@@ -113,6 +113,8 @@ public:
   DeviceSet join(const DeviceSet &Other) const;
   // The set with every member that satisfies Drop replaced by Unknown.
   DeviceSet forgetIf(llvm::function_ref<bool(const AbstractDevice &)> Drop) const;
+  // The set with From, if a member, replaced by the members of To.
+  DeviceSet substitute(const AbstractDevice &From, const DeviceSet &To) const;
 
   friend bool operator==(const DeviceSet &L, const DeviceSet &R);
 

@@ -97,6 +97,8 @@ struct CreateThenMoveFinding {
   // on the move, else null.
   bool OnlyForOptions = false;
   const clang::CXXMemberCallExpr *ChainedOptions = nullptr;
+  // That read takes the device (`.device()`) rather than the options.
+  bool ChainedReadsDevice = false;
 };
 
 // A CUDA device written in the code on a path no availability check guards.
@@ -136,20 +138,9 @@ struct NonLeafParameterFinding {
 class FindingsHandler {
 public:
   virtual ~FindingsHandler();
-  // Operands certainly on different devices.
-  virtual void onMixedDevice(const MixedDeviceFinding &) {}
-  // One operand on a known device, the other possibly elsewhere.
-  virtual void onMayMixedDevice(const MixedDeviceFinding &) {}
-  virtual void onDiscardedTransfer(const DiscardedTransferFinding &) {}
-  // Source and target do not change in the loop: hoist the transfer.
-  virtual void onInvariantTransferInLoop(const LoopTransferFinding &) {}
-  // Moved back to where it came from right after a transfer.
-  virtual void onRoundTripInLoop(const RoundTripFinding &) {}
-  // A copy from a device to the host on every iteration.
-  virtual void onSyncInLoop(const SyncFinding &) {}
-  virtual void onCreateThenMove(const CreateThenMoveFinding &) {}
-  virtual void onUnguardedCuda(const UnguardedCudaFinding &) {}
-  virtual void onNonLeafParameter(const NonLeafParameterFinding &) {}
+#define PL_FINDING(Method, Struct) virtual void Method(const Struct &) {}
+#include "placelint/analysis/Findings.def"
+#undef PL_FINDING
 };
 
 } // namespace placelint::analysis

@@ -1,6 +1,7 @@
 // What the device analysis knows about one value (a tensor, a Device,
 // tensor options or a module) at one program point: the lattice element of
-// the flow analysis plus what the notes and the loop rules need.
+// the flow analysis, where it came from (for notes), and the call that made
+// it. Nothing here is particular to one rule.
 #pragma once
 
 #include "placelint/analysis/DeviceLattice.h"
@@ -27,20 +28,11 @@ struct ValueFact {
   llvm::SmallVector<std::pair<AbstractDevice, Origin>, 2> MemberOrigins;
   // TensorOptions that name no device (the default device, cpu, applies).
   bool OptionsWithoutDevice = false;
-  // When the value is the unchanged result of a transfer: that call, and the
-  // devices it moved the tensor from (for round trips).
-  const clang::Expr *TransferCall = nullptr;
-  DeviceSet TransferSource;
-  // When the value is a tensor a factory made on the host (no device given)
-  // and nothing has computed with it yet: that factory call.
-  const clang::Expr *HostFactory = nullptr;
-  // A tensor made to require grad (by its factory's options or
-  // requires_grad_()), a leaf that autograd gives a gradient; for options,
-  // that they ask for it.
-  bool RequiresGrad = false;
-  // When the value is the copy that a move made of a tensor that requires
-  // grad (a non-leaf, which gets no gradient of its own): that move.
-  const clang::Expr *NonLeafMove = nullptr;
+  // The call that made the value, when the value is unchanged since:
+  // copies, std::move and assignments pass it on; computing with it makes a
+  // new value. What that call was (its kind, its arguments' facts) is the
+  // value's provenance, which rules read through FunctionFacts.
+  const clang::Expr *MadeBy = nullptr;
   // The result of an operation that mismatched: it would have thrown, so
   // nothing computed from it is reported again.
   bool AfterMismatch = false;
@@ -59,13 +51,6 @@ struct ValueFact {
   void setOrigin(Origin Where) {
     From = Where;
     MemberOrigins.clear();
-  }
-  // Drops what only holds for the value as it is, not for values derived
-  // from it (the transfer that made it).
-  void forgetTransfer() {
-    TransferCall = nullptr;
-    TransferSource = DeviceSet();
-    HostFactory = nullptr;
   }
   friend bool operator==(const ValueFact &, const ValueFact &) = default;
 };

@@ -1,0 +1,219 @@
+// FunctionFacts: the records the flow analysis leaves, and what rules ask
+// of a value's provenance (the call that made it, and that call's
+// arguments as they stood there).
+#include "flow/FunctionFacts.h"
+
+#include "BodyFacts.h"
+#include "Syntax.h"
+
+#include "clang/AST/ExprCXX.h"
+
+#include <algorithm>
+
+namespace placelint::analysis {
+
+using namespace clang;
+
+namespace {
+
+// One record per key: the first visit appends it, later visits (the fixed
+// point's iterations) replace it, so the converged one remains in place.
+template <class Key, class Record>
+void keepLatest(std::vector<Record> &Records, llvm::DenseMap<Key, unsigned> &Index,
+                const Key &At, Record New) {
+  auto [It, Inserted] = Index.try_emplace(At, Records.size());
+  if (Inserted)
+    Records.push_back(std::move(New));
+  else
+    Records[It->second] = std::move(New);
+}
+
+} // namespace
+
+void FunctionFacts::record(Operation Op) {
+  const Expr *At = Op.Call;
+  keepLatest(Operations, OperationIndex, At, std::move(Op));
+}
+
+void FunctionFacts::recordLambdaCall(const FunctionDecl &CallOperator,
+                                     llvm::ArrayRef<AbstractValue> Arguments) {
+  auto [It, Inserted] = LambdaArguments.try_emplace(&CallOperator);
+  if (Inserted) {
+    It->second.assign(Arguments.begin(), Arguments.end());
+    return;
+  }
+  for (size_t I = 0; I < It->second.size() && I < Arguments.size(); ++I)
+    It->second[I] = It->second[I].join(Arguments[I]);
+}
+
+void FunctionFacts::recordCudaRequest(const Expr &Where, unsigned Block,
+                                      unsigned DevicesNeeded) {
+  auto [It, Inserted] = CudaRequestIndex.try_emplace({&Where, Block}, CudaRequests.size());
+  if (Inserted) {
+    CudaRequests.push_back({&Where, Block, DevicesNeeded, 0});
+    return;
+  }
+  CudaRequest &Request = CudaRequests[It->second];
+  Request.Block = Block;
+  Request.DevicesNeeded = std::max(Request.DevicesNeeded, DevicesNeeded);
+}
+
+void FunctionFacts::setCudaGuards(
+    llvm::function_ref<std::pair<unsigned, const Expr *>(const CudaRequest &)> Guard) {
+  for (CudaRequest &Request : CudaRequests)
+    std::tie(Request.DevicesEnsured, Request.WeakestCall) = Guard(Request);
+}
+
+void FunctionFacts::record(ParameterUse Use) {
+  std::pair<const Expr *, const Expr *> At{Use.Where, Use.Tensor};
+  keepLatest(ParameterUses, ParameterUseIndex, At, std::move(Use));
+}
+
+void FunctionFacts::record(Transfer T) {
+  const Expr *At = T.Call;
+  keepLatest(Transfers, TransferIndex, At, std::move(T));
+}
+
+const ValueFact *FunctionFacts::factAt(const Expr *E) const {
+  auto It = ExprFacts.find(E);
+  return It == ExprFacts.end() ? nullptr : &It->second;
+}
+
+const CallExpr *FunctionFacts::callThatMade(const ValueFact &Fact, ApiCall &Api) const {
+  const auto *Call = dyn_cast_or_null<CallExpr>(Fact.MadeBy);
+  // Only calls of this function carry their arguments' facts here.
+  if (!Call || !ExprFacts.count(Call))
+    return nullptr;
+  Api = Body.model().classifyCall(*Call);
+  return Call;
+}
+
+const Transfer *FunctionFacts::transferThatMade(const ValueFact &Fact) const {
+  auto It = Fact.MadeBy ? TransferIndex.find(Fact.MadeBy) : TransferIndex.end();
+  return It == TransferIndex.end() || Transfers[It->second].IsSync ? nullptr
+                                                                   : &Transfers[It->second];
+}
+
+bool FunctionFacts::optionsAskFor(const ValueFact &Options, CallKind Flag) const {
+  const ValueFact *Fact = &Options;
+  // Through the chain of builders: `TensorOptions().dtype(t).pinned_memory(true)`.
+  for (unsigned Depth = 0; Fact && Depth < kMaxChain; ++Depth) {
+    ApiCall Api;
+    const CallExpr *Call = callThatMade(*Fact, Api);
+    if (!Call)
+      return false;
+    if (Api.Kind == Flag)
+      return isTrueOrDefault(llvm::ArrayRef(Call->getArgs(), Call->getNumArgs()));
+    const auto *Method = dyn_cast<CXXMemberCallExpr>(Call);
+    if (!Method || (Api.Kind != CallKind::OptionsBuilder && Api.Kind != CallKind::OptionsDevice &&
+                    Api.Kind != CallKind::OptionsRequiresGrad &&
+                    Api.Kind != CallKind::OptionsPinnedMemory))
+      return false;
+    Fact = factAt(Method->getImplicitObjectArgument());
+  }
+  return false;
+}
+
+bool FunctionFacts::madeOnHostByDefault(const CallExpr &Factory) const {
+  // No device given, nor pinned memory asked for (a pinned host tensor is
+  // made to be copied with non_blocking).
+  const ApiModel &Model = Body.model();
+  for (const Expr *Arg : Factory.arguments()) {
+    if (isDefaultArgument(Arg))
+      continue;
+    ValueKind Kind = Model.classify(Arg->getType());
+    if (Kind == ValueKind::Device || Kind == ValueKind::DeviceType)
+      return false;
+    if (Kind != ValueKind::TensorOptions)
+      continue;
+    const ValueFact *Options = factAt(Arg);
+    if (!Options || !Options->OptionsWithoutDevice ||
+        optionsAskFor(*Options, CallKind::OptionsPinnedMemory))
+      return false;
+  }
+  return true;
+}
+
+const CallExpr *FunctionFacts::hostFactoryThatMade(const ValueFact &Fact, unsigned Depth) const {
+  ApiCall Api;
+  const CallExpr *Call = callThatMade(Fact, Api);
+  if (!Call || Depth >= kMaxChain)
+    return nullptr;
+  std::optional<AbstractDevice> On = Fact.Devices.single();
+  bool OnHost = On && On->isCpu();
+  // The tensor operands of a call: its object and tensor arguments.
+  llvm::SmallVector<const Expr *, 3> Tensors;
+  if (const auto *Method = dyn_cast<CXXMemberCallExpr>(Call))
+    Tensors.push_back(Method->getImplicitObjectArgument());
+  for (const Expr *Arg : Call->arguments())
+    if (Body.model().isTensor(Arg->getType()))
+      Tensors.push_back(Arg);
+  switch (Api.Kind) {
+  case CallKind::Factory:
+    return madeOnHostByDefault(*Call) ? Call : nullptr;
+  // `zeros_like(t)` is on t's device.
+  case CallKind::FactoryLike:
+    return OnHost && madeOnHostByDefault(*Call) ? Call : nullptr;
+  // Drawn from numbers, a factory; from fresh host tensors, as fresh.
+  case CallKind::Sample:
+    if (Tensors.empty())
+      return madeOnHostByDefault(*Call) ? Call : nullptr;
+    break;
+  // A reshaped or converted copy of a fresh host tensor
+  // (`ones({3}).unsqueeze(0)`) is as fresh.
+  case CallKind::Reshape:
+  case CallKind::ShapePreserving:
+    if (Api.InPlace)
+      return nullptr;
+    break;
+  default:
+    return nullptr;
+  }
+  const CallExpr *Made = nullptr;
+  for (const Expr *Tensor : Tensors) {
+    const ValueFact *Input = factAt(Tensor);
+    const CallExpr *Factory = Input ? hostFactoryThatMade(*Input, Depth + 1) : nullptr;
+    if (!Factory)
+      return nullptr;
+    Made = Made ? Made : Factory;
+  }
+  return OnHost ? Made : nullptr;
+}
+
+bool FunctionFacts::requiresGrad(const ValueFact &Fact) const {
+  ApiCall Api;
+  const CallExpr *Call = callThatMade(Fact, Api);
+  if (!Call)
+    return false;
+  if (Api.Kind == CallKind::MarkRequiresGrad)
+    return isTrueOrDefault(llvm::ArrayRef(Call->getArgs(), Call->getNumArgs()));
+  if (Api.Kind != CallKind::Factory)
+    return false;
+  return llvm::any_of(Call->arguments(), [&](const Expr *Arg) {
+    const ValueFact *Options = factAt(Arg);
+    return Options && Body.model().classify(Arg->getType()) == ValueKind::TensorOptions &&
+           optionsAskFor(*Options, CallKind::OptionsRequiresGrad);
+  });
+}
+
+const CXXMemberCallExpr *FunctionFacts::nonLeafMove(const ValueFact &Fact,
+                                                    unsigned Depth) const {
+  ApiCall Api;
+  const auto *Call = dyn_cast_or_null<CXXMemberCallExpr>(callThatMade(Fact, Api));
+  const ValueFact *Source = Call ? factAt(Call->getImplicitObjectArgument()) : nullptr;
+  if (!Source || Depth >= kMaxChain)
+    return nullptr;
+  // requires_grad_() on a non-leaf leaves it one.
+  if (Api.Kind == CallKind::MarkRequiresGrad)
+    return nonLeafMove(*Source, Depth + 1);
+  if (Api.Kind != CallKind::Transfer)
+    return nullptr;
+  // The copy of a leaf that requires grad is not a leaf: its gradient goes
+  // back to the leaf, and it has none of its own. A copy of such a copy is
+  // still the first move's.
+  if (const CXXMemberCallExpr *Earlier = nonLeafMove(*Source, Depth + 1))
+    return Earlier;
+  return requiresGrad(*Source) ? Call : nullptr;
+}
+
+} // namespace placelint::analysis
