@@ -40,6 +40,9 @@ void MixedDeviceCheck::report(const RecordedFindings &Findings) {
           << Check.text(F.Second.Operand) << device(F.SecondDevice) << F.OpName;
       Check.noteOrigin(F.First, F.FirstDevice, OneList);
       Check.noteOrigin(F.Second, F.SecondDevice, OneList);
+      if (F.Through)
+        Check.diag(F.Through->getExprLoc(), "with the values this call gives it",
+                   DiagnosticIDs::Note);
     }
 
     MixedDeviceCheck &Check;

@@ -151,6 +151,10 @@ ValueFact DeviceFlow::summaryCall(const CallExpr &Call, const FunctionDecl &Call
     Given.Captures = &Captured;
   }
   CallSummary Summary = Summaries.summarize(*Definition, Given);
+  for (CalleeFailure Failure : Summary.Failures) {
+    Failure.Finding.Through = &Call;
+    Facts.record(std::move(Failure));
+  }
   // Inside a module's methods, its registered state is on "the device of"
   // the module: here, the device of the module it is called on.
   const CXXRecordDecl *Class = Method ? Method->getParent() : nullptr;

@@ -283,14 +283,21 @@ AbstractValue DeviceFlow::read(const AccessPath &Path) const {
   for (AccessPath At = Path;; At = At.parent()) {
     if (auto It = Current.find(At); It != Current.end()) {
       Value.Whole = It->second;
-      Listed = true;
+      Listed = At == Path;
       break;
     }
-    if (At.depth() == 0)
+    if (At.depth() == 0) {
+      Value.Whole = defaultOf(Root);
       break;
+    }
   }
-  if (!Listed)
-    Value.Whole = defaultOf(Root);
+  // A Device field of a value nothing is known of (`config->device`) holds
+  // "the device in 'device'", as a Device variable would.
+  const FieldDecl *Leaf = Path.depth() ? Path.steps().back().asField() : nullptr;
+  ValueKind LeafKind = Leaf ? Model.classify(Leaf->getType()) : ValueKind::Other;
+  if (!Listed && Value.Whole.Devices.isUnknown() &&
+      (LeafKind == ValueKind::Device || LeafKind == ValueKind::DeviceType))
+    Value.Whole = ValueFact::on(DeviceSet::of(AbstractDevice::symbolic(Leaf)));
   for (const auto &[At, Fact] : Current)
     if (At != Path && Path.covers(At))
       Value.Parts.push_back({Path.relativeOf(At), Fact});

@@ -64,6 +64,11 @@ void FunctionFacts::setCudaGuards(
     std::tie(Request.DevicesEnsured, Request.WeakestCall) = Guard(Request);
 }
 
+void FunctionFacts::record(CalleeFailure Failure) {
+  std::pair<const Expr *, const Expr *> At{Failure.Finding.Call, Failure.Finding.Through};
+  keepLatest(CalleeFailures, CalleeFailureIndex, At, std::move(Failure));
+}
+
 void FunctionFacts::record(ParameterUse Use) {
   std::pair<const Expr *, const Expr *> At{Use.Where, Use.Tensor};
   keepLatest(ParameterUses, ParameterUseIndex, At, std::move(Use));

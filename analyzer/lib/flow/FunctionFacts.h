@@ -5,6 +5,7 @@
 #pragma once
 
 #include "flow/AbstractValue.h"
+#include "flow/SummaryProvider.h"
 #include "placelint/analysis/ApiModel.h"
 #include "placelint/analysis/ValueFact.h"
 
@@ -116,6 +117,9 @@ public:
   llvm::ArrayRef<Transfer> transfers() const { return Transfers; }
   llvm::ArrayRef<CudaRequest> cudaRequests() const { return CudaRequests; }
   llvm::ArrayRef<ParameterUse> parameterUses() const { return ParameterUses; }
+  // Operations in the functions this one calls that fail with what the
+  // calls give them (Finding.Through: the call here).
+  llvm::ArrayRef<CalleeFailure> calleeFailures() const { return CalleeFailures; }
   const llvm::DenseMap<const clang::Expr *, ValueFact> &expressions() const {
     return ExprFacts;
   }
@@ -167,6 +171,7 @@ public:
   void record(Operation Op);
   void record(Transfer T);
   void record(ParameterUse Use);
+  void record(CalleeFailure Failure);
   void recordCudaRequest(const clang::Expr &Where, unsigned Block, unsigned DevicesNeeded);
   // After the fixed point: how many devices the checks on the way to each
   // request ensure, and the weakest call when callers' checks count.
@@ -213,6 +218,8 @@ private:
   std::vector<Transfer> Transfers;
   llvm::DenseMap<const clang::Expr *, unsigned> TransferIndex;
   std::vector<ParameterUse> ParameterUses;
+  std::vector<CalleeFailure> CalleeFailures;
+  llvm::DenseMap<std::pair<const clang::Expr *, const clang::Expr *>, unsigned> CalleeFailureIndex;
   llvm::DenseMap<std::pair<const clang::Expr *, const clang::Expr *>, unsigned> ParameterUseIndex;
   std::vector<CudaRequest> CudaRequests;
   // By the device written and the block that uses it.

@@ -2,11 +2,13 @@
 
 #include "BodyFacts.h"
 #include "flow/DeviceFlow.h"
+#include "rules/Rules.h"
 
 #include "Syntax.h"
 
 #include "clang/AST/ASTContext.h"
 #include "clang/AST/DeclCXX.h"
+#include "clang/Basic/SourceManager.h"
 #include "llvm/Support/raw_ostream.h"
 
 namespace placelint::analysis {
@@ -265,15 +267,14 @@ CallSummary FunctionSummaries::summarize(const FunctionDecl &Callee, const CallI
     return ComputingFields ? CallSummary::unknown()
                            : Cache.emplace(std::move(Key), CallSummary::unknown()).first->second;
 
-  // The callee's own Device variables mean nothing to the caller, nor where
-  // it made its values.
+  // The callee's own Device variables mean nothing to the caller, nor the
+  // calls that made its values (where they got their devices still shows).
   auto Export = [&](AbstractValue Value) {
     auto Clean = [&](ValueFact &Fact) {
       Fact.Devices = Fact.Devices.forgetIf([&](const AbstractDevice &D) {
         return !D.isConcrete() && D.symbol() && !D.isModuleDevice() &&
                Callee.Encloses(D.symbol()->getDeclContext());
       });
-      Fact.setOrigin({});
       Fact.MadeBy = nullptr;
     };
     Clean(Value.Whole);
@@ -289,9 +290,43 @@ CallSummary FunctionSummaries::summarize(const FunctionDecl &Callee, const CallI
     Summary.Object = Export(Facts.objectAtExit());
   for (const std::optional<AbstractValue> &Out : Facts.byReferenceAtExit())
     Summary.ByReference.push_back(Out ? std::optional(Export(*Out)) : std::nullopt);
+  Summary.Failures = failuresOf(Facts);
   if (ComputingFields)
     return Summary;
   return Cache.emplace(std::move(Key), std::move(Summary)).first->second;
+}
+
+std::vector<CalleeFailure> FunctionSummaries::failuresOf(const FunctionFacts &Facts) const {
+  // The callee's own mismatches (and those of what it calls) that depend on
+  // what it was given: an operand got its device outside the callee. A
+  // "may" counts only between two single devices, not a merge of several.
+  class Collector : public FindingsHandler {
+  public:
+    Collector(const FunctionDecl &Callee, const SourceManager &SM) : Callee(Callee), SM(SM) {}
+    void onMixedDevice(const MixedDeviceFinding &F) override { keep(F, true); }
+    void onMayMixedDevice(const MixedDeviceFinding &F) override {
+      if (F.First.Devices.single() && F.Second.Devices.single())
+        keep(F, false);
+    }
+    std::vector<CalleeFailure> Failures;
+
+  private:
+    bool fromOutside(const OperandFact &Operand) const {
+      SourceRange Body = Callee.getBody()->getSourceRange();
+      SourceLocation At = Operand.From.Loc;
+      return At.isInvalid() || SM.isBeforeInTranslationUnit(At, Body.getBegin()) ||
+             SM.isBeforeInTranslationUnit(Body.getEnd(), At);
+    }
+    void keep(const MixedDeviceFinding &F, bool Definite) {
+      if (F.Through || fromOutside(F.First) || fromOutside(F.Second))
+        Failures.push_back({F, Definite});
+    }
+    const FunctionDecl &Callee;
+    const SourceManager &SM;
+  };
+  Collector Found(Facts.function(), Context.getSourceManager());
+  diagnoseMixedDevice(Facts, Found);
+  return std::move(Found.Failures);
 }
 
 const EntryFacts *FunctionSummaries::capturesOf(const CXXRecordDecl &Closure) {

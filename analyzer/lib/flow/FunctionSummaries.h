@@ -48,6 +48,8 @@ public:
 private:
   static constexpr unsigned kMaxDepth = 4;
 
+  std::vector<CalleeFailure> failuresOf(const FunctionFacts &Facts) const;
+
   // The fields of a module class as its constructors and other methods
   // leave them: registered parameters, buffers and submodules move with the
   // module (Module::to moves them), anything else stays where it was made.

@@ -4,12 +4,14 @@
 #pragma once
 
 #include "flow/AbstractValue.h"
+#include "placelint/analysis/Findings.h"
 
 #include "llvm/ADT/ArrayRef.h"
 #include "llvm/ADT/SmallVector.h"
 
 #include <cstdint>
 #include <optional>
+#include <vector>
 
 namespace clang {
 class Expr;
@@ -21,6 +23,12 @@ class LambdaExpr;
 namespace placelint::analysis {
 
 struct EntryFacts;
+
+// An operation of a called function that mismatches for what a call gives it.
+struct CalleeFailure {
+  MixedDeviceFinding Finding;
+  bool Definite = false;
+};
 
 struct CallersGuard {
   unsigned Devices = 0;
@@ -48,6 +56,9 @@ struct CallSummary {
   std::optional<AbstractValue> Object;
   // Per parameter: what one taken by non-const reference holds at the end.
   llvm::SmallVector<std::optional<AbstractValue>, 2> ByReference;
+  // Operations of the callee (or of what it calls) that fail with these
+  // inputs, and would not without them.
+  std::vector<CalleeFailure> Failures;
 
   static CallSummary unknown() { return {AbstractValue(ValueFact::unknown()), {}, {}}; }
 };

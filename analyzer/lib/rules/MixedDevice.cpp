@@ -26,6 +26,12 @@ void diagnoseMixedDevice(const FunctionFacts &Facts, FindingsHandler &Handler) {
     else
       Handler.onMayMixedDevice(Finding);
   }
+  for (const CalleeFailure &Failure : Facts.calleeFailures()) {
+    if (Failure.Definite)
+      Handler.onMixedDevice(Failure.Finding);
+    else
+      Handler.onMayMixedDevice(Failure.Finding);
+  }
 }
 
 } // namespace placelint::analysis

@@ -49,6 +49,9 @@ struct MixedDeviceFinding {
   OperandFact Second;
   AbstractDevice FirstDevice = AbstractDevice::cpu();
   AbstractDevice SecondDevice = AbstractDevice::cpu();
+  // When the operation is in a function of the unit that the analysed one
+  // calls, and fails only with what this call gives it: that call.
+  const clang::Expr *Through = nullptr;
 };
 
 struct DiscardedTransferFinding {
