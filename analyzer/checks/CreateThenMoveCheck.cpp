@@ -1,6 +1,7 @@
 #include "CreateThenMoveCheck.h"
 
 #include "clang/AST/ExprCXX.h"
+#include "clang/Lex/Lexer.h"
 
 namespace clang::tidy::placement {
 
@@ -30,7 +31,8 @@ void CreateThenMoveCheck::report(const RecordedFindings &Findings) {
                     << Factory << devices(F.Target) << F.ChainedReadsDevice;
         addFix(Diag, F);
       }
-      if (F.Factory != F.Receiver->IgnoreParenImpCasts())
+      // Through a variable: where it was made (a chain shows its factory).
+      if (isa<DeclRefExpr>(F.Receiver->IgnoreParenImpCasts()))
         Check.diag(F.Factory->getExprLoc(), "'%0' was created on cpu here",
                    DiagnosticIDs::Note)
             << Check.text(F.Receiver);
@@ -71,13 +73,32 @@ void CreateThenMoveCheck::report(const RecordedFindings &Findings) {
                                              New->Factory + Chain.substr(Made.size()));
         return;
       }
-      // Through a variable: create it on the device, and use it as it is.
+      // Through a variable: create it on the device, and use it as it is;
+      // `v = v.to(device);` has nothing left to do.
       const SourceManager &SM = Check.sourceManager();
       if (SM.getFileID(F.Factory->getBeginLoc()) != SM.getFileID(F.Move->getBeginLoc()))
         return;
       Diag << FixItHint::CreateReplacement(
-                  CharSourceRange::getTokenRange(F.Factory->getSourceRange()), New->Factory)
-           << FixItHint::CreateReplacement(MoveRange, Check.text(F.Receiver));
+          CharSourceRange::getTokenRange(F.Factory->getSourceRange()), New->Factory);
+      if (!F.MovesBack) {
+        Diag << FixItHint::CreateReplacement(MoveRange, Check.text(F.Receiver));
+        return;
+      }
+      SourceLocation AfterSemicolon =
+          Lexer::findLocationAfterToken(F.MovesBack->getEndLoc(), tok::semi, SM,
+                                        Check.getLangOpts(), /*SkipTrailingWhitespaceAndNewLine=*/false);
+      // The whole line when the statement has it to itself (from the end of
+      // the line before).
+      SourceLocation Begin = F.MovesBack->getBeginLoc();
+      unsigned Column = SM.getSpellingColumnNumber(Begin);
+      SourceLocation LineStart = Begin.getLocWithOffset(-static_cast<int>(Column - 1));
+      StringRef Indent = Lexer::getSourceText(CharSourceRange::getCharRange(LineStart, Begin), SM,
+                                              Check.getLangOpts());
+      if (Indent.find_first_not_of(" \t") == StringRef::npos && Column > 0 &&
+          SM.getFileOffset(LineStart) > 0)
+        Begin = LineStart.getLocWithOffset(-1);
+      if (AfterSemicolon.isValid())
+        Diag << FixItHint::CreateRemoval(CharSourceRange::getCharRange(Begin, AfterSemicolon));
     }
 
     CreateThenMoveCheck &Check;

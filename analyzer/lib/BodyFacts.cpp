@@ -146,6 +146,8 @@ private:
   void noteAssignment(const Expr *Target, const Expr *Value) {
     if (const ValueDecl *Var = trackedDecl(Target))
       Facts.Assignments[Var].push_back(Value);
+    if (const auto *Ref = dyn_cast<DeclRefExpr>(Target->IgnoreParenImpCasts()))
+      Facts.AssignedRefs.insert(Ref);
   }
 
   static bool takesRemainder(const Stmt *S) {

@@ -77,6 +77,11 @@ public:
   // Whether the body calls `to` on its own object (a setup method that
   // moves the module it belongs to).
   bool movesThis() const { return MovesThis; }
+  // Whether Ref is the target of an assignment (`x = ...`), which only
+  // writes the variable.
+  bool isAssignmentTarget(const clang::DeclRefExpr &Ref) const {
+    return AssignedRefs.contains(&Ref);
+  }
   // The references to Var in the body, in source order.
   llvm::ArrayRef<const clang::DeclRefExpr *> usesOf(const clang::VarDecl &Var) const {
     auto It = Uses.find(&Var);
@@ -102,6 +107,7 @@ private:
   llvm::DenseSet<const clang::Expr *> Periodic;
   llvm::DenseMap<const clang::VarDecl *, const clang::Expr *> RangeOfLoopVar;
   llvm::DenseMap<const clang::VarDecl *, llvm::SmallVector<const clang::DeclRefExpr *, 4>> Uses;
+  llvm::DenseSet<const clang::DeclRefExpr *> AssignedRefs;
   llvm::DenseSet<const clang::Stmt *> OuterLoops;
   llvm::DenseMap<const clang::ValueDecl *, llvm::SmallVector<const clang::Expr *, 2>> Assignments;
   llvm::DenseMap<const clang::Stmt *, llvm::SmallVector<const clang::ValueDecl *, 1>>

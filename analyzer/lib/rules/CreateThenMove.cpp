@@ -68,6 +68,26 @@ bool onlyForOptions(const CXXMemberCallExpr &Move, const ParentMap &Parents,
   return Used && !OtherUse;
 }
 
+// The statement `v = v.to(device);` whose right side is Move, or null.
+const Stmt *assignmentBack(const CXXMemberCallExpr &Move, const VarDecl &Var,
+                           const ParentMap &Parents) {
+  const Stmt *User = userOf(Move, Parents);
+  const Expr *Target = nullptr;
+  if (const auto *Op = dyn_cast_or_null<CXXOperatorCallExpr>(User);
+      Op && Op->getOperator() == OO_Equal && Op->getNumArgs() == 2)
+    Target = Op->getArg(0);
+  else if (const auto *Binary = dyn_cast_or_null<BinaryOperator>(User);
+           Binary && Binary->getOpcode() == BO_Assign)
+    Target = Binary->getLHS();
+  const auto *Ref = Target ? dyn_cast<DeclRefExpr>(Target->IgnoreParenImpCasts()) : nullptr;
+  if (!Ref || Ref->getDecl() != &Var)
+    return nullptr;
+  const Stmt *Statement = User;
+  while (isa_and_nonnull<ExprWithCleanups>(Parents.getParent(Statement)))
+    Statement = Parents.getParent(Statement);
+  return isa_and_nonnull<CompoundStmt>(Parents.getParent(Statement)) ? Statement : nullptr;
+}
+
 // Whether Ref, a use of Var, is its first use since Var was given Factory's
 // tensor (by its initializer or an assignment).
 bool isFirstUseSinceMade(const VarDecl &Var, const DeclRefExpr &Ref, const CallExpr &Factory,
@@ -80,7 +100,7 @@ bool isFirstUseSinceMade(const VarDecl &Var, const DeclRefExpr &Ref, const CallE
     return SM.isBeforeInTranslationUnit(SM.getExpansionLoc(A), SM.getExpansionLoc(B));
   };
   auto MadeIt = [&](const Expr *Value) {
-    const ValueFact *Fact = Value ? Facts.factAt(Value) : nullptr;
+    const ValueFact *Fact = Value ? Facts.factAt(stripCopies(Value)) : nullptr;
     return Fact && Facts.hostFactoryThatMade(*Fact) == &Factory;
   };
   // The last write before Ref that stored the factory's tensor.
@@ -91,7 +111,7 @@ bool isFirstUseSinceMade(const VarDecl &Var, const DeclRefExpr &Ref, const CallE
   if (!Write)
     return false;
   for (const DeclRefExpr *Use : Body.usesOf(Var))
-    if (Before(Write->getEndLoc(), Use->getBeginLoc()))
+    if (Before(Write->getEndLoc(), Use->getBeginLoc()) && !Body.isAssignmentTarget(*Use))
       return Use == &Ref;
   return false;
 }
@@ -143,6 +163,8 @@ void diagnoseCreateThenMove(const FunctionFacts &Facts, FindingsHandler &Handler
     Finding.ChainedReadsDevice =
         Finding.ChainedOptions &&
         Body.model().classifyCall(*Finding.ChainedOptions).Kind == CallKind::DeviceOf;
+    if (Var)
+      Finding.MovesBack = assignmentBack(*T.Call, *Var, *Parents);
     Handler.onCreateThenMove(Finding);
   }
 }

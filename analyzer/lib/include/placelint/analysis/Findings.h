@@ -102,6 +102,9 @@ struct CreateThenMoveFinding {
   const clang::CXXMemberCallExpr *ChainedOptions = nullptr;
   // That read takes the device (`.device()`) rather than the options.
   bool ChainedReadsDevice = false;
+  // The statement `v = v.to(device);` that makes the move, when Receiver is
+  // that variable: with the tensor made on the device, it goes.
+  const clang::Stmt *MovesBack = nullptr;
 };
 
 // A CUDA device written in the code on a path no availability check guards.
