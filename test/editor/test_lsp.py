@@ -115,15 +115,16 @@ pl::Tensor mixed() {
 
 class UserConfiguration(unittest.TestCase):
     """The user's .clang-tidy or .clangd decides when it names checks; if it
-    names none of the placement checks, the user is told, once."""
+    names none of the placement checks, or a flag turns clang-tidy off, the
+    user is told, once."""
 
-    def session(self, config_files):
+    def session(self, config_files, flags=()):
         project = Project(COMPILER, MOCK_FLAGS)
         self.addCleanup(project.remove)
         for name, text in config_files.items():
             project.add(name, text)
         paths = [project.add(f"program{i}.cpp", MIXED) for i in range(2)]
-        server = start_server(project)
+        server = start_server(project, *flags)
         self.addCleanup(server.kill)
         findings = []
         for path in paths:
@@ -157,6 +158,13 @@ class UserConfiguration(unittest.TestCase):
             {".clangd": f"Diagnostics:\n  ClangTidy:\n    Remove: '{CATALOGUE.check_glob}'\n"})
         self.assertEqual(findings, [set(), set()])
         self.assertEqual(len(messages), 1, messages)
+
+
+    def test_clang_tidy_turned_off_by_a_flag_is_reported(self):
+        findings, messages = self.session({}, ["--clang-tidy=false"])
+        self.assertEqual(findings, [set(), set()])
+        self.assertEqual(len(messages), 1, messages)
+        self.assertIn("--clang-tidy=false", messages[0]["message"])
 
 
 class HalfTypedCode(unittest.TestCase):
