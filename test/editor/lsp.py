@@ -171,14 +171,19 @@ class LanguageServer:
             except subprocess.TimeoutExpired:
                 self.process.kill()
                 self.process.wait()
-        self._stderr.close()
+        self._close()
         return self.process.returncode
 
     def kill(self) -> None:
         if self.process.poll() is None:
             self.process.kill()
             self.process.wait()
-        self._stderr.close()
+        self._close()
+
+    def _close(self) -> None:
+        self._reader.join(10)
+        for stream in (self.process.stdin, self.process.stdout, self._stderr):
+            stream.close()
 
 
 def apply_edits(text: str, edits: List[dict]) -> str:

@@ -43,6 +43,11 @@ class BuggyProgram:
         cls.server.shutdown()
         cls.project.remove()
 
+    def setUp(self):
+        # Each test starts from the program as written (a failed test may
+        # have left an edit behind).
+        self.current = self.first if self.version == 1 else self.edit(self.text)
+
     def edit(self, text):
         """The diagnostics after replacing the buffer with text."""
         type(self).version += 1
@@ -55,15 +60,15 @@ class BuggyProgram:
         return found[0]
 
     def test_findings_are_the_marked_ones_with_rule_codes(self):
-        self.assertEqual(errors(self.first), [], "clang's built-in headers not found?")
-        self.assertEqual(placement_findings(self.first), expected_findings(self.text))
-        for d in self.first:
+        self.assertEqual(errors(self.current), [], "clang's built-in headers not found?")
+        self.assertEqual(placement_findings(self.current), expected_findings(self.text))
+        for d in self.current:
             if d["code"] in CATALOGUE.by_id():
                 self.assertEqual(d["source"], "clang-tidy")
                 self.assertEqual(d["severity"], 2)
 
     def test_notes_are_related_information(self):
-        mixed = self.warning(self.first, CATALOGUE.prefix + "mixed-device")
+        mixed = self.warning(self.current, CATALOGUE.prefix + "mixed-device")
         notes = mixed.get("relatedInformation", [])
         self.assertTrue(notes, mixed)
         for note in notes:
@@ -71,7 +76,7 @@ class BuggyProgram:
             self.assertRegex(note["message"], r"was (created|moved|assigned)")
 
     def test_fix_it_removes_the_warnings_and_undo_brings_them_back(self):
-        discarded = self.warning(self.first, CATALOGUE.prefix + "discarded-transfer")
+        discarded = self.warning(self.current, CATALOGUE.prefix + "discarded-transfer")
         fixes = [a for a in self.server.code_actions(self.path, discarded)
                  if a.get("kind") == "quickfix" and "edit" in a]
         self.assertEqual(len(fixes), 1, fixes)
@@ -91,7 +96,7 @@ class BuggyProgram:
 
 
 class PlProgram(BuggyProgram, unittest.TestCase):
-    program = "examples/bugs/placement-discarded-transfer/input_not_moved.cpp"
+    program = "test/editor/inputs/train_step.cpp"
     flags = PL_FLAGS
 
 
@@ -106,6 +111,8 @@ class LibtorchProgram(BuggyProgram, unittest.TestCase):
 # A small program on the mock headers, for what needs a server of its own.
 MIXED = """#include <pl/pl.h>
 pl::Tensor mixed() {
+  if (!pl::cuda::is_available())
+    return {};
   pl::Tensor host = pl::ones({2});
   pl::Tensor device = pl::ones({2}, pl::kCUDA);
   return host + device; // expect: placement-mixed-device
@@ -174,7 +181,7 @@ class HalfTypedCode(unittest.TestCase):
         path = project.add("program.cpp", MIXED)
         server = start_server(project)
         self.addCleanup(server.kill)
-        cut = MIXED[:MIXED.index("+ device") + 3]
+        cut = MIXED[:MIXED.index("+ device") + 2]
         server.open(path, cut, 1)
         self.assertTrue(errors(server.diagnostics(path, 1)))
         server.change(path, cut + "device;\n}\n", 2)
@@ -192,6 +199,7 @@ inline torch::Tensor on_host() { return torch::ones({2}); }
 inline torch::Tensor like(const torch::Tensor &t) { return torch::ones({2}).to(t.device()); }
 struct NetImpl : torch::nn::Module {
   NetImpl() { register_buffer("scale", scale); }
+  torch::Tensor forward(torch::Tensor x) { return x * scale; }
   torch::Tensor scale = torch::ones({2});
 };
 TORCH_MODULE(Net);

@@ -16,7 +16,7 @@ from editor_setup import (CATALOGUE, CLANGD, COMPILER, PL_FLAGS, SKIPPED, SOURCE
                           expected_findings, require_clangd)
 from lsp import Project
 
-PROGRAM = "examples/bugs/placement-discarded-transfer/input_not_moved.cpp"
+PROGRAM = "test/editor/inputs/train_step.cpp"
 TIMEOUT_S = 300
 
 
