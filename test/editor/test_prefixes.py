@@ -4,7 +4,8 @@
 Real programs are typed into one placelint-clangd, as an editor sends them:
 each program is opened empty, then grows through a sample of its prefixes
 (a file cut at the end of a line, and in the middle of one), each sent as a
-didChange whose diagnostics are awaited before the next. Most prefixes do not
+didChange whose diagnostics are awaited before the next; the last is the
+whole program. Most prefixes do not
 compile: clang recovers (invalid declarations, recovery expressions) and the
 checks run over what it recovered. The server must answer every version and
 exit cleanly; the whole program must still get its findings at the end (those
@@ -27,24 +28,41 @@ PROGRAMS = [
     ("test/analyzer/transfer-in-loop-training.cpp", MOCK_FLAGS),
     ("test/analyzer/unguarded-cuda-counts-callers.cpp", MOCK_FLAGS),
 ]
-# Prefixes sent per program, spread evenly over all of its cut points.
-PREFIXES_PER_PROGRAM = 60
+# Prefixes sent per program: a few that end in the #include block (each
+# changes clangd's preamble, which costs a parse of the headers), and the
+# rest spread evenly over the code below it.
+INCLUDE_PREFIXES = 3
+CODE_PREFIXES = 40
 
 
-def cut_points(text: str) -> list:
-    """Every line's end and middle, as offsets into text."""
-    points, start = [], 0
-    for line in text.splitlines(keepends=True):
-        points += [start + len(line) // 2, start + len(line)]
+def cut_points(text: str) -> tuple:
+    """Where the #include block's lines end, and every later line's middle
+    and end, as offsets into text."""
+    lines = text.splitlines(keepends=True)
+    last_include = max(i for i, line in enumerate(lines) if line.startswith("#include"))
+    includes, code, start = [], [], 0
+    for number, line in enumerate(lines):
+        if number <= last_include:
+            includes.append(start + len(line))
+        else:
+            code += [start + len(line) // 2, start + len(line)]
         start += len(line)
-    return points
+    return includes, code
 
 
 def sample(points: list, count: int) -> list:
+    """count of points, evenly spread, the last one included."""
     if len(points) <= count:
         return points
     step = len(points) / count
-    return [points[int(i * step)] for i in range(count)] + [points[-1]]
+    return [points[int((i + 1) * step) - 1] for i in range(count)]
+
+
+def prefixes(text: str) -> list:
+    """The cut points to send, each once (clangd publishes nothing for a
+    version whose text did not change)."""
+    includes, code = cut_points(text)
+    return sorted(set(sample(includes, INCLUDE_PREFIXES) + sample(code, CODE_PREFIXES)))
 
 
 class Prefixes(unittest.TestCase):
@@ -63,7 +81,7 @@ class Prefixes(unittest.TestCase):
         started = time.monotonic()
         server.open(path, "", 1)
         server.diagnostics(path, 1)
-        cuts = sample(cut_points(text), PREFIXES_PER_PROGRAM)
+        cuts = prefixes(text)
         for version, cut in enumerate(cuts, start=2):
             server.change(path, text[:cut], version)
             server.diagnostics(path, version)
