@@ -52,7 +52,16 @@ void PlacementCheck::registerMatchers(MatchFinder *Finder) {
   Finder->addMatcher(translationUnitDecl().bind("unit"), this);
 }
 
+// The cache is keyed on the unit's AST, whose addresses a long-running
+// server (placelint-clangd) reuses for the next build of the file: nothing
+// from one unit may reach the next.
 void PlacementCheck::onStartOfTranslationUnit() {
+  AnalysisCache::forCurrentThread().startTranslationUnit();
+}
+
+// The unit's analyses point into its AST, which goes away after this: drop
+// them now rather than keep them, in a server, until the next unit.
+void PlacementCheck::onEndOfTranslationUnit() {
   AnalysisCache::forCurrentThread().startTranslationUnit();
 }
 

@@ -34,6 +34,7 @@ public:
   void registerMatchers(ast_matchers::MatchFinder *Finder) final;
   void check(const ast_matchers::MatchFinder::MatchResult &Result) final;
   void onStartOfTranslationUnit() override;
+  void onEndOfTranslationUnit() override;
 
 protected:
   PlacementCheck(StringRef Name, ClangTidyContext *Context);
