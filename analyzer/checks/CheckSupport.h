@@ -70,6 +70,7 @@ private:
   // Walks the declarations of user files only (the main file and headers
   // the header filter selects), reporting on each function defined there.
   void visitUserDecls(const DeclContext &Context);
+  void visitUserDecl(const Decl &D);
   void reportOn(const FunctionDecl &Function);
   std::optional<std::string> moveTargetText(const CXXMemberCallExpr &Move, StringRef Api) const;
   bool isUserFile(SourceLocation Loc);
