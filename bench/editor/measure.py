@@ -32,7 +32,11 @@ from pathlib import Path
 HERE = Path(__file__).resolve().parent
 SOURCE_DIR = HERE.parents[1]
 sys.path.insert(0, str(SOURCE_DIR / "test/editor"))
+sys.path.insert(0, str(SOURCE_DIR / "rules"))
+import catalogue  # noqa: E402  (rules/catalogue.py: rules.def, the one source of truth)
 from lsp import LanguageServer, Project  # noqa: E402  (test/editor/lsp.py)
+
+CATALOGUE = catalogue.load()
 
 RECHECK_TARGET = 0.1  # placelint-clangd's re-check / the clang-tidy run
 OVERHEAD_TARGET = 0.10  # placelint-clangd's time per edit / clangd's, minus one
@@ -96,7 +100,7 @@ def clang_tidy_seconds(args, path, flags, runs):
     times = []
     for _ in range(runs):
         started = time.monotonic()
-        subprocess.run([args.clang_tidy, f"--load={args.plugin}", "--checks=-*,placement-*",
+        subprocess.run([args.clang_tidy, f"--load={args.plugin}", f"--checks=-*,{CATALOGUE.check_glob}",
                         "--quiet", str(path), "--", *flags],
                        stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
         times.append(time.monotonic() - started)
@@ -144,11 +148,11 @@ def measure(args, name, program, flags, timeout, time_checks):
         # clangd's own measure: each check alone against an AST build without
         # checks (it rebuilds the AST many times: minutes for a libtorch file).
         check_time = subprocess.run(
-            [args.placelint_clangd, f"--check={path}", "--check-tidy-time=placement-*",
+            [args.placelint_clangd, f"--check={path}", f"--check-tidy-time={CATALOGUE.check_glob}",
              "--check-lines=1-1"],
             cwd=project.root, env=project.environment(), capture_output=True, text=True).stderr
         for line in check_time.splitlines():
-            if "placement-" in line and "%" in line:
+            if CATALOGUE.prefix in line and "%" in line:
                 print("  clangd --check-tidy-time:", line.split("]", 1)[-1].strip())
     project.remove()
 

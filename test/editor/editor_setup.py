@@ -32,6 +32,11 @@ MOCK_FLAGS = ["-std=c++20", "-isystem", str(SOURCE_DIR / "test/analyzer/Inputs")
 EXPECT = re.compile(r"//\s*expect:\s*(?P<rules>[a-z][a-z, -]*)$")
 
 
+def rule(name: str) -> str:
+    """The id of the rule rules.def calls name (`MixedDevice`)."""
+    return next(r.id for r in CATALOGUE.rules if r.name == name)
+
+
 def require_clangd() -> None:
     """Skips the whole test program where placelint-clangd was not built."""
     if not CLANGD or not os.access(CLANGD, os.X_OK):

@@ -14,7 +14,7 @@ import unittest
 
 from editor_setup import (CATALOGUE, COMPILER, MOCK_FLAGS, PL_FLAGS, SOURCE_DIR, TORCH_API_INCLUDE,
                           TORCH_FLAGS, errors, expected_findings, placement_findings,
-                          require_clangd, start_server)
+                          require_clangd, rule, start_server)
 from lsp import Project, apply_edits
 
 # The torch program's first diagnostics wait for its preamble.
@@ -68,7 +68,7 @@ class BuggyProgram:
                 self.assertEqual(d["severity"], 2)
 
     def test_notes_are_related_information(self):
-        mixed = self.warning(self.current, CATALOGUE.prefix + "mixed-device")
+        mixed = self.warning(self.current, rule("MixedDevice"))
         notes = mixed.get("relatedInformation", [])
         self.assertTrue(notes, mixed)
         for note in notes:
@@ -76,7 +76,7 @@ class BuggyProgram:
             self.assertRegex(note["message"], r"was (created|moved|assigned)")
 
     def test_fix_it_removes_the_warnings_and_undo_brings_them_back(self):
-        discarded = self.warning(self.current, CATALOGUE.prefix + "discarded-transfer")
+        discarded = self.warning(self.current, rule("DiscardedTransfer"))
         fixes = [a for a in self.server.code_actions(self.path, discarded)
                  if a.get("kind") == "quickfix" and "edit" in a]
         self.assertEqual(len(fixes), 1, fixes)
@@ -150,7 +150,7 @@ class UserConfiguration(unittest.TestCase):
         self.assertIn("program0.cpp", messages[0]["message"])
 
     def test_checks_naming_a_placement_check_run_it_silently(self):
-        findings, messages = self.session({".clang-tidy": f"Checks: '-*,{CATALOGUE.prefix}mixed-device'\n"})
+        findings, messages = self.session({".clang-tidy": f"Checks: '-*,{rule('MixedDevice')}'\n"})
         self.assertEqual(findings, [expected_findings(MIXED)] * 2)
         self.assertEqual(messages, [])
 
@@ -228,7 +228,7 @@ class HeaderHelpers(unittest.TestCase):
         project = Project(COMPILER, [*MOCK_FLAGS, "-I."])
         self.addCleanup(project.remove)
         project.add("helpers.h", HELPERS_H)
-        project.add(".clang-tidy", f"Checks: '-*,{CATALOGUE.prefix}mixed-device'\n")
+        project.add(".clang-tidy", f"Checks: '-*,{rule('MixedDevice')}'\n")
         path = project.add("program.cpp", HELPERS_MAIN)
         server = start_server(project)
         self.addCleanup(server.kill)
