@@ -106,6 +106,11 @@ echo
 PL_TRANSFER_GUARD=disallow "$build/examples/inference/inference" --weights "$weights"
 
 heading "Next"
+if [ -x "$build/bin/placelint-clangd" ]; then
+  note "In your editor: point its clangd at $build/bin/placelint-clangd (VS Code:" \
+       "\"clangd.path\"; Neovim, Emacs, Helix, Zed, Sublime: docs/editors.md) to see these" \
+       "warnings and their fixes as you type"
+fi
 note "docs/README.md: the rules, the device semantics, editor and CI set-up" \
      "scripts/test.sh: every test, among them the parity suite (ctest -L parity) that" \
      "checks the analyzer and the runtime agree on every example"

@@ -7,6 +7,8 @@ set -euo pipefail
 packages=(
   cmake ninja-build g++ python3 python3-jsonschema
   clang-19 clang-tidy-19 libclang-19-dev llvm-19-dev llvm-19-tools libclang-rt-19-dev
+  libgrpc++-dev libgrpc-dev libabsl-dev   # placelint-clangd links what Debian's clangd does
+  clangd-19 neovim                        # the editor benchmark's baseline; the Neovim test
   libopenblas-dev libgtest-dev libgmock-dev libbenchmark-dev
   libtorch-dev
 )

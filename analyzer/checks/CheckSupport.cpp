@@ -52,7 +52,16 @@ void PlacementCheck::registerMatchers(MatchFinder *Finder) {
   Finder->addMatcher(translationUnitDecl().bind("unit"), this);
 }
 
+// The cache is keyed on the unit's AST, whose addresses a long-running
+// server (placelint-clangd) reuses for the next build of the file: nothing
+// from one unit may reach the next.
 void PlacementCheck::onStartOfTranslationUnit() {
+  AnalysisCache::forCurrentThread().startTranslationUnit();
+}
+
+// The unit's analyses point into its AST, which goes away after this: drop
+// them now rather than keep them, in a server, until the next unit.
+void PlacementCheck::onEndOfTranslationUnit() {
   AnalysisCache::forCurrentThread().startTranslationUnit();
 }
 
@@ -83,30 +92,41 @@ void PlacementCheck::check(const MatchFinder::MatchResult &Result) {
   CurrentContext = Result.Context;
   UserFiles.clear();
   Visited.clear();
-  visitUserDecls(*Unit);
+  // clangd (placelint-clangd) limits the traversal to the main file's
+  // top-level declarations; the rest of the unit is in its preamble, and
+  // listing the unit's declarations would read each of them back from it.
+  std::vector<Decl *> Scope = Result.Context->getTraversalScope();
+  if (Scope.size() == 1 && Scope.front() == Unit) {
+    visitUserDecls(*Unit);
+    return;
+  }
+  for (const Decl *D : Scope)
+    visitUserDecl(*D);
 }
 
 void PlacementCheck::visitUserDecls(const DeclContext &Context) {
-  for (const Decl *D : Context.decls()) {
-    if (D->isImplicit() || !isUserFile(D->getLocation()))
-      continue;
-    if (const auto *Function = dyn_cast<FunctionDecl>(D)) {
-      reportOn(*Function);
-    } else if (const auto *Template = dyn_cast<FunctionTemplateDecl>(D)) {
-      // Each instantiation is analysed (clang-tidy merges identical
-      // diagnostics); the primary template is skipped by the analysis.
-      for (const FunctionDecl *Instance : Template->specializations())
-        reportOn(*Instance);
-    } else if (const auto *ClassTemplate = dyn_cast<ClassTemplateDecl>(D)) {
-      for (const ClassTemplateSpecializationDecl *Instance :
-           ClassTemplate->specializations())
-        visitUserDecls(*Instance);
-    } else if (const auto *Record = dyn_cast<CXXRecordDecl>(D)) {
-      if (Record->isThisDeclarationADefinition())
-        visitUserDecls(*Record);
-    } else if (isa<NamespaceDecl, LinkageSpecDecl, ExportDecl>(D)) {
-      visitUserDecls(*cast<DeclContext>(D));
-    }
+  for (const Decl *D : Context.decls())
+    visitUserDecl(*D);
+}
+
+void PlacementCheck::visitUserDecl(const Decl &D) {
+  if (D.isImplicit() || !isUserFile(D.getLocation()))
+    return;
+  if (const auto *Function = dyn_cast<FunctionDecl>(&D)) {
+    reportOn(*Function);
+  } else if (const auto *Template = dyn_cast<FunctionTemplateDecl>(&D)) {
+    // Each instantiation is analysed (clang-tidy merges identical
+    // diagnostics); the primary template is skipped by the analysis.
+    for (const FunctionDecl *Instance : Template->specializations())
+      reportOn(*Instance);
+  } else if (const auto *ClassTemplate = dyn_cast<ClassTemplateDecl>(&D)) {
+    for (const ClassTemplateSpecializationDecl *Instance : ClassTemplate->specializations())
+      visitUserDecls(*Instance);
+  } else if (const auto *Record = dyn_cast<CXXRecordDecl>(&D)) {
+    if (Record->isThisDeclarationADefinition())
+      visitUserDecls(*Record);
+  } else if (isa<NamespaceDecl, LinkageSpecDecl, ExportDecl>(D)) {
+    visitUserDecls(*cast<DeclContext>(&D));
   }
 }
 

@@ -34,6 +34,7 @@ public:
   void registerMatchers(ast_matchers::MatchFinder *Finder) final;
   void check(const ast_matchers::MatchFinder::MatchResult &Result) final;
   void onStartOfTranslationUnit() override;
+  void onEndOfTranslationUnit() override;
 
 protected:
   PlacementCheck(StringRef Name, ClangTidyContext *Context);
@@ -69,6 +70,7 @@ private:
   // Walks the declarations of user files only (the main file and headers
   // the header filter selects), reporting on each function defined there.
   void visitUserDecls(const DeclContext &Context);
+  void visitUserDecl(const Decl &D);
   void reportOn(const FunctionDecl &Function);
   std::optional<std::string> moveTargetText(const CXXMemberCallExpr &Move, StringRef Api) const;
   bool isUserFile(SourceLocation Loc);

@@ -1,6 +1,6 @@
 # cmake -P script: install PL_BUILD_DIR into a fresh prefix under
 # PL_WORK_DIR, then build and run the consumer project against it.
-foreach(var PL_BUILD_DIR PL_WORK_DIR PL_CONSUMER_SOURCE PL_GENERATOR PL_CXX_COMPILER)
+foreach(var PL_BUILD_DIR PL_WORK_DIR PL_CONSUMER_SOURCE PL_GENERATOR PL_CXX_COMPILER PL_CLANGD)
   if(NOT DEFINED ${var})
     message(FATAL_ERROR "run_consumer.cmake: ${var} is not set")
   endif()
@@ -25,9 +25,23 @@ foreach(installed include/pl/pl.h include/placelint/rule_ids.h)
   endif()
 endforeach()
 
+if(PL_CLANGD)
+  # clangd looks for clang's built-in headers beside its executable, where
+  # this prefix has none: the installed placelint-clangd must name them.
+  set(source ${PL_WORK_DIR}/builtin_headers.cpp)
+  file(WRITE ${source} "#include <stddef.h>\n#include <stdarg.h>\nsize_t n;\n")
+  run_step("placelint-clangd --check" ${prefix}/bin/placelint-clangd --check=${source})
+  string(REGEX MATCH "fallback command is: [^\n]* -resource-dir=([^ \n]+)" named "${step_output}")
+  set(resource_dir "${CMAKE_MATCH_1}")
+  if(NOT named OR NOT EXISTS "${resource_dir}/include/stddef.h"
+     OR NOT step_output MATCHES "All checks completed, 0 errors")
+    message(FATAL_ERROR "the installed placelint-clangd did not find clang's built-in headers:\n${step_output}")
+  endif()
+endif()
+
 run_step("configuring the consumer" ${CMAKE_COMMAND} -S ${PL_CONSUMER_SOURCE} -B ${build}
   -G ${PL_GENERATOR} -DCMAKE_CXX_COMPILER=${PL_CXX_COMPILER} "-DCMAKE_CXX_FLAGS=${PL_CXX_FLAGS}"
-  -DCMAKE_PREFIX_PATH=${prefix})
+  -DCMAKE_PREFIX_PATH=${prefix} -DPL_EXPECT_CLANGD=${PL_CLANGD})
 run_step("building the consumer" ${CMAKE_COMMAND} --build ${build})
 run_step("running the consumer" ${build}/app)
 message(STATUS "${step_output}")
