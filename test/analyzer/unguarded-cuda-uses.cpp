@@ -1,0 +1,87 @@
+// RUN: %check_placement %s placement-unguarded-cuda %t -- -- %mock_includes
+//
+// CUDA is asked for where a device is used to place something: a move, a
+// factory, Module::to, a field that keeps it, a function of the unit given
+// it. Writing a device down asks for nothing: printing it, comparing it,
+// keeping it in a local for a later use that a check guards. A flag set
+// once from an availability check guards what it guards; so does every
+// construction of an object whose members name CUDA devices.
+#include <torch/torch.h>
+
+void consume(const torch::Tensor &t);
+void log(const torch::Device &device);
+void train(torch::nn::Linear model, torch::Device device) { model->to(device); }
+
+void deviceWrittenButNotUsed() {
+  torch::Device gpu(torch::kCUDA);
+  log(gpu);
+  bool onGpu = gpu == torch::Device(torch::kCUDA, 0);
+  (void)onGpu;
+}
+
+void deviceKeptForACheckedUse(torch::nn::Linear model) {
+  torch::Device gpu(torch::kCUDA);
+  if (torch::cuda::is_available())
+    model->to(gpu);
+}
+
+void deviceKeptForAnUncheckedUse(torch::nn::Linear model) {
+  torch::Device gpu(torch::kCUDA);
+  // CHECK-MESSAGES: :[[@LINE-1]]:21: warning: CUDA is requested with no cuda::is_available() check on this path; the program fails on a machine without a GPU [placement-unguarded-cuda]
+  model->to(gpu);
+}
+
+void deviceHandedToTheUnit(torch::nn::Linear model) {
+  train(model, torch::Device(torch::kCUDA));
+  // CHECK-MESSAGES: :[[@LINE-1]]:30: warning: CUDA is requested with no cuda::is_available() check on this path; the program fails on a machine without a GPU [placement-unguarded-cuda]
+}
+
+void flagFromACondition(torch::nn::Linear model, bool noCuda, const torch::Tensor &x) {
+  const bool useCuda = !noCuda && torch::cuda::is_available();
+  torch::Device device(useCuda ? torch::kCUDA : torch::kCPU);
+  if (useCuda) {
+    model->to(torch::kCUDA);
+    consume(x.cuda());
+  }
+  model->to(device);
+}
+
+void flagTheWrongWay(torch::nn::Linear model, bool noCuda) {
+  const bool useCpu = noCuda || !torch::cuda::is_available();
+  if (useCpu)
+    model->to(torch::kCUDA);
+    // CHECK-MESSAGES: :[[@LINE-1]]:15: warning: CUDA is requested with no cuda::is_available() check on this path; the program fails on a machine without a GPU [placement-unguarded-cuda]
+}
+
+struct TwoStage : torch::nn::Module {
+  TwoStage() {
+    first->to(firstDevice);
+    second->to(secondDevice);
+  }
+  torch::Tensor forward(const torch::Tensor &x) {
+    return second(first(x.to(firstDevice)).to(secondDevice));
+  }
+  const torch::Device firstDevice{torch::kCUDA, 0};
+  const torch::Device secondDevice{torch::kCUDA, 1};
+  torch::nn::Linear first{4, 4};
+  torch::nn::Linear second{4, 4};
+};
+
+struct TwoStageUnguarded : torch::nn::Module {
+  TwoStageUnguarded() { first->to(firstDevice); }
+  const torch::Device firstDevice{torch::kCUDA, 0};
+  // CHECK-MESSAGES: :[[@LINE-1]]:35: warning: CUDA is requested with no cuda::is_available() check on this path; the program fails on a machine without a GPU [placement-unguarded-cuda]
+  // CHECK-MESSAGES: :[[@LINE+12]]:21: note: 'TwoStageUnguarded' is called here with no availability check
+  torch::nn::Linear first{4, 4};
+};
+
+void everyConstructionGuarded(const torch::Tensor &x) {
+  if (torch::cuda::device_count() >= 2) {
+    TwoStage model;
+    consume(model.forward(x));
+  }
+}
+
+void constructedWithoutACheck() {
+  TwoStageUnguarded model;
+}
