@@ -41,6 +41,7 @@ int main(int argc, char **argv) {
 
   torch::NoGradGuard no_grad;
   std::vector<uint8_t> pixels;
+  std::vector<torch::Tensor> classes;
   for (int i = 2; i < argc; ++i) {
     int64_t height = 0, width = 0;
     if (!decode_ppm(argv[i], pixels, height, width))
@@ -48,8 +49,9 @@ int main(int argc, char **argv) {
     auto image = torch::from_blob(pixels.data(), {1, height, width, 3}, torch::kUInt8).clone().to(device);
     auto input = (image.permute({0, 3, 1, 2}).to(torch::kFloat).div(255.0) - mean) / stddev;
     auto probs = torch::softmax(model.forward({input}).toTensor(), 1);
-    auto best = probs.max(1);
-    std::cout << argv[i] << ": class " << std::get<1>(best) << "\n";
+    classes.push_back(probs.argmax(1));
   }
+  if (!classes.empty())
+    std::cout << "classes: " << torch::cat(classes).cpu() << "\n";
   return 0;
 }
