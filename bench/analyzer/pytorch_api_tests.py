@@ -45,6 +45,8 @@ HERE = os.path.dirname(os.path.abspath(__file__))
 ROOT = os.path.dirname(os.path.dirname(HERE))
 VERSION = "1.13.1"
 TEST_DIRS = ("test/cpp/api", "test/cpp/common")
+# PyTorch's runner filters these out when no GPU (or fewer than two) is found.
+GPU_TEST_SUFFIXES = ("_CUDA", "_MultiCUDA")
 TEST_NAME = re.compile(r"^\s*TEST(?:_F|_P)?\s*\(\s*(\w+)\s*,\s*(\w+)\s*\)")
 
 
@@ -169,6 +171,8 @@ def main() -> int:
     parser.add_argument("--clang", default="clang++-19")
     parser.add_argument("-j", "--jobs", type=int, default=2)
     parser.add_argument("--json", help="also keep placelint's JSON report here")
+    parser.add_argument("--reuse-report", action="store_true",
+                        help="print the findings of the JSON report an earlier run left (no placelint run)")
     options = parser.parse_args()
 
     if not os.access(options.placelint, os.X_OK):
@@ -182,11 +186,12 @@ def main() -> int:
     build = os.path.join(work, "build")
     units = write_database(root, build, options.torch_include, options.clang)
     report_path = options.json or os.path.join(work, "placelint.json")
-    result = run([options.placelint, "-p", build, "--source-root", root, "-j", str(options.jobs),
-                  "--format", "json", "--output", report_path, "--quiet"], cwd=root)
-    if not os.path.isfile(report_path):
-        print(result.stdout, file=sys.stderr)
-        return 1
+    if not (options.reuse_report and os.path.isfile(report_path)):
+        result = run([options.placelint, "-p", build, "--source-root", root, "-j", str(options.jobs),
+                      "--format", "json", "--output", report_path, "--quiet"], cwd=root)
+        if not os.path.isfile(report_path):
+            print(result.stdout, file=sys.stderr)
+            return 1
     with open(report_path, encoding="utf-8") as f:
         report = json.load(f)
 
@@ -201,7 +206,7 @@ def main() -> int:
         text = cache.get(path, [])
         source = text[location["line"] - 1].strip() if 0 < location["line"] <= len(text) else ""
         entry = (location["file"], location["line"], finding["rule"], finding["message"], source, test)
-        (cuda_findings if test and test[1].endswith("_CUDA") else other_findings).append(entry)
+        (cuda_findings if test and test[1].endswith(GPU_TEST_SUFFIXES) else other_findings).append(entry)
 
     print("PyTorch %s C++ API tests: %d translation units, %d analysed, %d failed; %d placement findings"
           % (VERSION, len(units), report["summary"]["filesAnalysed"], report["summary"]["filesFailed"],
@@ -209,7 +214,8 @@ def main() -> int:
     for rule, count in sorted(by_rule.items()):
         print("  %-32s %d" % (rule, count))
     for title, entries in (("in tests the runner keeps without a GPU", other_findings),
-                           ("in *_CUDA tests (filtered by the runner when no GPU is found)", cuda_findings)):
+                           ("in *_CUDA and *_MultiCUDA tests (filtered by the runner without the GPUs)",
+                            cuda_findings)):
         print("\n%d findings %s:" % (len(entries), title))
         for file, line, rule, message, source, test in entries:
             print("%s:%d: [%s] %s\n    in %s: %s" % (file, line, rule, message,
