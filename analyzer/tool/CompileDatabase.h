@@ -1,12 +1,14 @@
 // Choosing the translation units of a run from a compilation database:
 // the files under the requested paths, in a stable order, optionally one
-// deterministic shard of them.
+// deterministic shard of them; and the commands, with their relative paths
+// made absolute.
 #pragma once
 
 #include "clang/Tooling/CompilationDatabase.h"
 #include "llvm/ADT/ArrayRef.h"
 #include "llvm/Support/Error.h"
 
+#include <memory>
 #include <optional>
 #include <string>
 #include <vector>
@@ -28,5 +30,18 @@ llvm::Expected<Shard> parseShard(llvm::StringRef Text);
 llvm::Expected<std::vector<std::string>>
 selectUnits(const clang::tooling::CompilationDatabase &Database, llvm::StringRef SourceRoot,
             llvm::ArrayRef<std::string> Paths, std::optional<Shard> Slice);
+
+// Command with its relative include directories (-I, -isystem, -iquote,
+// -idirafter, --include-directory; joined or separate) and
+// its relative source file made absolute against its directory. clang-tidy
+// names a header by the path it was found under: under `-Isrc` that path is
+// relative, a --header-filter anchored at the project root (placelint's
+// default) does not match it, and the header's findings would be dropped
+// without a word.
+clang::tooling::CompileCommand withAbsolutePaths(clang::tooling::CompileCommand Command);
+
+// Inner's commands, each through withAbsolutePaths.
+std::unique_ptr<clang::tooling::CompilationDatabase>
+withAbsolutePaths(std::unique_ptr<clang::tooling::CompilationDatabase> Inner);
 
 } // namespace placelint::tool

@@ -1,5 +1,6 @@
 #include "TidyRunner.h"
 
+#include "CompileDatabase.h"
 #include "Fingerprint.h"
 #include "SourceFiles.h"
 
@@ -120,7 +121,8 @@ UnitReport analyzeUnit(std::unique_ptr<clang::tooling::CompilationDatabase> Data
         {NotificationKind::ToolError, Report.File, llvm::toString(Provider.takeError())});
     return Report;
   }
-  clang::tooling::ArgumentsAdjustingCompilations Compilations(std::move(Database));
+  clang::tooling::ArgumentsAdjustingCompilations Compilations(
+      withAbsolutePaths(std::move(Database)));
   Compilations.appendArgumentsAdjuster(resourceDirAdjuster());
   tidy::ClangTidyContext Context(std::move(*Provider));
   std::vector<tidy::ClangTidyError> Errors =

@@ -129,6 +129,33 @@ TEST(SelectUnits, ShardsAreDisjointAndCoverEveryUnit) {
   EXPECT_EQ(std::multiset<std::string>(Files.begin(), Files.end()), Covered);
 }
 
+TEST(AbsolutePaths, RelativeIncludeDirectoriesAndSourceFollowTheCommandsDirectory) {
+  clang::tooling::CompileCommand Command(
+      "/r/build", "../src/a.cpp",
+      {"clang++", "-Isrc", "-I", "../include", "-isystem", "third_party", "-isystemvendor",
+       "-iquote./gen", "-idirafter", "late", "--include-directory=more", "--include-directory",
+       "most", "-I/abs/inc", "-I=sysroot_inc", "-isystem-after", "-include", "config.h",
+       "-DX=-Isrc", "-c", "../src/a.cpp", "-o", "a.o"},
+      "a.o");
+  clang::tooling::CompileCommand Adjusted = withAbsolutePaths(Command);
+  EXPECT_EQ("/r/src/a.cpp", Adjusted.Filename);
+  EXPECT_EQ((std::vector<std::string>{
+                "clang++", "-I/r/build/src", "-I", "/r/include", "-isystem",
+                "/r/build/third_party", "-isystem/r/build/vendor", "-iquote/r/build/gen",
+                "-idirafter", "/r/build/late", "--include-directory=/r/build/more",
+                "--include-directory", "/r/build/most", "-I/abs/inc", "-I=sysroot_inc",
+                "-isystem-after", "-include", "config.h", "-DX=-Isrc", "-c", "/r/src/a.cpp", "-o",
+                "a.o"}),
+            Adjusted.CommandLine);
+}
+
+TEST(AbsolutePaths, AbsoluteCommandsAreUnchanged) {
+  clang::tooling::CompileCommand Command("/r", "/r/a.cpp", {"clang++", "-I/r/inc", "-c", "/r/a.cpp"},
+                                         "");
+  EXPECT_EQ(Command.CommandLine, withAbsolutePaths(Command).CommandLine);
+  EXPECT_EQ("/r/a.cpp", withAbsolutePaths(Command).Filename);
+}
+
 TEST(SourceFiles, LineAndColumnAndPaths) {
   SourceFile File(llvm::MemoryBuffer::getMemBuffer("ab\ncd\n\nef"));
   EXPECT_EQ(std::make_pair(1u, 1u), File.lineAndColumn(0));

@@ -462,5 +462,49 @@ class Configuration(ToolTest):
         self.assertTrue(any(path.startswith("include/") for path, _, _ in self.sample.expected()))
 
 
+
+class RelativePaths(ToolTest):
+    """A compile database written with relative paths (`-Iinclude`, `-I include`,
+    "file": "src/eval.cpp"), as build systems other than CMake write them."""
+
+    UNITS = ("src/eval.cpp", "src/train.cpp")
+
+    def write_relative_database(self):
+        directory = os.path.join(self.sample.root, "relative-db")
+        os.makedirs(directory)
+        pl_flags = ["-I" + d for d in os.environ["SAMPLE_INCLUDE_DIRS"].split(os.pathsep) if d]
+        include_spellings = (["-Iinclude"], ["-I", "./include"])
+        commands = [{"directory": self.sample.root, "file": unit,
+                     "arguments": ([os.environ.get("CXX", "clang++-19"), "-std=c++20"] + spelling
+                                   + pl_flags + ["-c", unit])}
+                    for unit, spelling in zip(self.UNITS, include_spellings)]
+        with open(os.path.join(directory, "compile_commands.json"), "w", encoding="utf-8") as db:
+            json.dump(commands, db)
+        return directory
+
+    def test_header_findings_under_a_relative_include_directory_are_kept(self):
+        database = self.write_relative_database()
+        result = subprocess.run([PLACELINT, "-p", database, "--format=json"], cwd=self.sample.root,
+                                stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+        self.assertIn(result.returncode, (0, 1), result.stderr)
+        found = json_findings(json.loads(result.stdout))
+        wanted = {f for f in self.sample.expected()
+                  if f[0].startswith("include/") or f[0] in self.UNITS}
+        self.assertTrue(any(path.startswith("include/") for path, _, _ in wanted))
+        self.assertEqual(wanted, found)
+
+    def test_an_explicit_header_filter_anchored_at_the_root_matches_them(self):
+        database = self.write_relative_database()
+        root = os.path.realpath(self.sample.root) + os.sep
+        anchored = "--header-filter=^" + re.sub(r"([.^$|()\[\]{}*+?\\])", r"\\\1", root)
+        result = subprocess.run([PLACELINT, "-p", database, "--format=json", anchored],
+                                cwd=self.sample.root, stdout=subprocess.PIPE,
+                                stderr=subprocess.PIPE, text=True)
+        self.assertIn(result.returncode, (0, 1), result.stderr)
+        def headers(findings):
+            return {f for f in findings if f[0].startswith("include/")}
+        self.assertEqual(headers(self.sample.expected()),
+                         headers(json_findings(json.loads(result.stdout))))
+
 if __name__ == "__main__":
     unittest.main()

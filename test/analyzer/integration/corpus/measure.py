@@ -1,21 +1,24 @@
 #!/usr/bin/python3
-"""Measures the analyzer's precision and recall on the corpus of libtorch programs.
+"""Measures the analyzer's precision and recall on the corpus of realistic programs.
 
     measure.py --plugin build/lib/libPlacelintTidyPlugin.so [options] [FILE...]
+    measure.py --plugin ... --pl --pl-include DIR [--pl-include DIR...] [FILE...]
 
 Every program here (all *.cpp beside this script unless files are given) is
-small, realistic libtorch code written against the real <torch/torch.h>. Each
-buggy line ends with `// expect: <rule-id>`: the analyzer must report that rule
-on that line. Everything else it reports is a false alarm. The script runs
+small, realistic libtorch code written against the real <torch/torch.h>; with
+--pl, the programs in pl/ are the same kind of code against this project's
+runtime (<pl/pl.h>, C++20, the include directories given by --pl-include).
+Each buggy line ends with `// expect: <rule-id>`: the analyzer must report
+that rule on that line. Everything else it reports is a false alarm. The
+script runs
 
-    clang-tidy-19 --load=PLUGIN --checks='-*,placement-*' FILE -- -std=c++17 -isystem TORCH_API
+    clang-tidy-19 --load=PLUGIN --checks='-*,placement-*' FILE -- FLAGS
 
 on every program (--jobs at a time), compares the (line, rule) pairs it
 reports with the markers, and prints, per rule, true positives, false
-positives, misses, precision and recall, then the totals over the scored
-rules (mixed-device, discarded-transfer, transfer-in-loop), then every miss
-and false alarm by file:line. Rules outside the scored three are tabled on
-their own, as are rules the plugin has no check for yet.
+positives, misses, precision and recall, then the totals over all six rules
+of the catalogue, then every miss and false alarm by file:line. Rules the
+plugin has no check for yet are named so.
 
 Parsing <torch/torch.h> dominates the cost (about 8 s of CPU a file here).
 Unless --no-pch, the script first builds a precompiled header of it with
@@ -23,10 +26,12 @@ clang++-19 (same flags, once, into --work-dir; ~10 s) and passes
 `-include-pch` to clang-tidy-19, which accepts it: 5 s a file, the same
 findings (what remains is clang-tidy walking the deserialised AST, whatever
 the checks). If the PCH cannot be built, or a run with it fails, the file
-is analysed again without it.
+is analysed again without it. The pl programs need no PCH.
 
-Exit status: 0; 1 when the totals fall below --min-precision or --min-recall,
-or a program does not compile or the analyzer crashes; 2 on a usage error.
+Exit status: 0; 1 when the totals fall below --min-precision or
+--min-recall, a rule with markers or findings falls below
+--min-rule-precision or --min-rule-recall, or a program does not compile or
+the analyzer crashes; 2 on a usage error.
 """
 
 import argparse
@@ -41,11 +46,14 @@ import time
 from dataclasses import dataclass, field
 from typing import Dict, List, Optional, Set, Tuple
 
-SCORED_RULES = ("placement-mixed-device", "placement-discarded-transfer", "placement-transfer-in-loop")
+# The catalogue's six rules (rules/include/placelint/rules.def), all scored.
+SCORED_RULES = ("placement-mixed-device", "placement-discarded-transfer", "placement-transfer-in-loop",
+                "placement-create-then-move", "placement-unguarded-cuda", "placement-non-leaf-parameter")
 EXPECT = re.compile(r"//\s*expect:\s*(?P<rules>[a-z][a-z-]*(?:\s*,\s*[a-z][a-z-]*)*)\s*$")
 DIAGNOSTIC = re.compile(r"^(?P<file>[^\s:][^:]*):(?P<line>\d+):(?P<col>\d+): "
                         r"(?P<kind>warning|error|fatal error): (?P<text>.*?)(?: \[(?P<check>[\w.,-]+)\])?$")
 HERE = os.path.dirname(os.path.abspath(__file__))
+PL_HERE = os.path.join(HERE, "pl")
 
 Finding = Tuple[str, int, str]  # (file, line, rule)
 
@@ -72,6 +80,8 @@ def read_expectations(source: str) -> Set[Finding]:
 
 
 def compile_flags(options: argparse.Namespace) -> List[str]:
+    if options.pl:
+        return ["-std=c++20"] + ["-I" + d for d in options.pl_include]
     return ["-std=c++17", "-isystem", options.torch_include]
 
 
@@ -152,31 +162,49 @@ def table(rows: List[Tuple[str, int, int, int]]) -> str:
 
 
 def relative(path: str) -> str:
-    """Corpus programs by name, anything else as given."""
-    return os.path.relpath(path, HERE) if os.path.dirname(path) == HERE else path
+    """Corpus programs by name (pl/NAME for the pl ones), anything else as given."""
+    return os.path.relpath(path, HERE) if os.path.dirname(path) in (HERE, PL_HERE) else path
+
+
+def below(value: Optional[float], floor: Optional[float]) -> bool:
+    """A ratio with nothing to measure (None) is never below a floor."""
+    return floor is not None and value is not None and value < floor
 
 
 def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
-    parser.add_argument("files", nargs="*", help="programs to measure (default: every *.cpp beside this script)")
+    parser.add_argument("files", nargs="*",
+                        help="programs to measure (default: every *.cpp beside this script, or in pl/ with --pl)")
     parser.add_argument("--plugin", required=True, help="libPlacelintTidyPlugin.so")
     parser.add_argument("--clang-tidy", default="clang-tidy-19")
     parser.add_argument("--clang", default="clang++-19", help="compiler that builds the precompiled header")
     parser.add_argument("--torch-include", default="/usr/include/torch/csrc/api/include",
                         help="libtorch's C++ API headers (the directory holding torch/torch.h)")
+    parser.add_argument("--pl", action="store_true",
+                        help="measure the pl programs (pl/*.cpp) against the runtime's headers")
+    parser.add_argument("--pl-include", action="append", default=[], metavar="DIR",
+                        help="an include directory of the runtime's headers (with --pl; repeat it: "
+                             "runtime/include, rules/include and the build's rules/include)")
     parser.add_argument("--jobs", "-j", type=int, default=2)
     parser.add_argument("--no-pch", action="store_true", help="parse <torch/torch.h> in every run")
     parser.add_argument("--work-dir", help="where the precompiled header goes (default: a temporary directory)")
     parser.add_argument("--min-precision", type=float, help="exit 1 if the total precision is below this")
     parser.add_argument("--min-recall", type=float, help="exit 1 if the total recall is below this")
+    parser.add_argument("--min-rule-precision", type=float,
+                        help="exit 1 if a rule's precision is below this")
+    parser.add_argument("--min-rule-recall", type=float, help="exit 1 if a rule's recall is below this")
     options = parser.parse_args()
 
     if not os.path.isfile(options.plugin):
         parser.error("no plugin at %s" % options.plugin)
-    if not os.path.isfile(os.path.join(options.torch_include, "torch", "torch.h")):
+    if options.pl:
+        if not any(os.path.isfile(os.path.join(d, "pl", "pl.h")) for d in options.pl_include):
+            parser.error("--pl needs --pl-include with the directory holding pl/pl.h")
+    elif not os.path.isfile(os.path.join(options.torch_include, "torch", "torch.h")):
         parser.error("no torch/torch.h under %s" % options.torch_include)
+    folder = PL_HERE if options.pl else HERE
     sources = [os.path.abspath(f) for f in options.files] or sorted(
-        os.path.join(HERE, f) for f in os.listdir(HERE) if f.endswith(".cpp"))
+        os.path.join(folder, f) for f in os.listdir(folder) if f.endswith(".cpp"))
 
     temporary = None
     if options.work_dir:
@@ -184,13 +212,15 @@ def main() -> int:
     else:
         temporary = tempfile.TemporaryDirectory(prefix="placelint-corpus-")
         options.work_dir = temporary.name
-    pch = None if options.no_pch else build_pch(options)
+    pch = None if options.no_pch or options.pl else build_pch(options)
 
     expected: Set[Finding] = set()
     for source in sources:
         expected |= read_expectations(source)
+    start = time.monotonic()
     with concurrent.futures.ThreadPoolExecutor(max_workers=max(1, options.jobs)) as pool:
         runs = list(pool.map(lambda s: analyse(options, s, pch), sources))
+    wall = time.monotonic() - start
     if temporary:
         temporary.cleanup()
 
@@ -202,27 +232,28 @@ def main() -> int:
             broken.append(run)
 
     available = checks_in_plugin(options)
-    rules = sorted({f[2] for f in expected | reported} | set(SCORED_RULES),
-                   key=lambda r: (r not in SCORED_RULES, r))
+    others = sorted({f[2] for f in expected | reported} - set(SCORED_RULES))
     counts: Dict[str, Tuple[int, int, int]] = {}
-    for rule in rules:
+    for rule in SCORED_RULES + tuple(others):
         exp = {f for f in expected if f[2] == rule}
         rep = {f for f in reported if f[2] == rule}
         counts[rule] = (len(exp & rep), len(rep - exp), len(exp - rep))
 
+    def label(rule: str) -> str:
+        return rule + ("" if rule in available else " (no check yet)")
+
     buggy = sum(1 for s in sources if any(f[0] == s for f in expected))
-    print("corpus: %d programs (%d with bugs, %d correct look-alikes), %s, %d job(s), %.0f s of analysis"
-          % (len(sources), buggy, len(sources) - buggy,
-             "with the torch PCH" if pch else "without a PCH", options.jobs, sum(r.seconds for r in runs)))
+    print("corpus%s: %d programs (%d with bugs, %d correct look-alikes), %s, %d job(s), "
+          "%.0f s of analysis, %.0f s wall"
+          % (" (pl)" if options.pl else "", len(sources), buggy, len(sources) - buggy,
+             "with the torch PCH" if pch else "without a PCH", options.jobs, sum(r.seconds for r in runs), wall))
     print()
-    scored = [(r,) + counts[r] for r in SCORED_RULES]
-    total = tuple(sum(c[i] for c in (counts[r] for r in SCORED_RULES)) for i in range(3))
-    print(table(scored + [("all three",) + total]))
-    others = [r for r in rules if r not in SCORED_RULES]
+    total = tuple(sum(counts[r][i] for r in SCORED_RULES) for i in range(3))
+    print(table([(label(r),) + counts[r] for r in SCORED_RULES] + [("all six",) + total]))
     if others:
         print()
-        print("Not in the totals:")
-        print(table([(r + ("" if r in available else " (no check yet)"),) + counts[r] for r in others]))
+        print("Not in the catalogue:")
+        print(table([(label(r),) + counts[r] for r in others]))
 
     misses = sorted(expected - reported)
     alarms = sorted(reported - expected)
@@ -239,15 +270,22 @@ def main() -> int:
               file=sys.stderr)
         status = 1
     precision, recall = ratio(total[0], total[0] + total[1]), ratio(total[0], total[0] + total[2])
-    if options.min_precision is not None and (1.0 if precision is None else precision) < options.min_precision:
+    if below(1.0 if precision is None else precision, options.min_precision):
         print("\nerror: precision %s is below the floor %.2f" % (fmt(precision), options.min_precision),
               file=sys.stderr)
         status = 1
-    if options.min_recall is not None and (recall or 0.0) < options.min_recall:
+    if below(recall or 0.0, options.min_recall):
         print("\nerror: recall %s is below the floor %.2f" % (fmt(recall), options.min_recall), file=sys.stderr)
         status = 1
+    for rule in SCORED_RULES:
+        tp, fp, fn = counts[rule]
+        for name, value, floor in (("precision", ratio(tp, tp + fp), options.min_rule_precision),
+                                   ("recall", ratio(tp, tp + fn), options.min_rule_recall)):
+            if below(value, floor):
+                print("\nerror: %s's %s %s is below the floor %.2f" % (rule, name, fmt(value), floor),
+                      file=sys.stderr)
+                status = 1
     return status
-
 
 if __name__ == "__main__":
     sys.exit(main())

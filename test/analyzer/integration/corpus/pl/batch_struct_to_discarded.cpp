@@ -1,0 +1,41 @@
+// issue 19 class 5 (structs and batch types), pl: a batch struct's own to() discarded, and a field forgotten.
+// BUG (discarded-transfer, then mixed-device). The batch type's `to()`
+// returns a moved copy; the loop calls `batch.to(device);` and drops it, so
+// the model on `device` gets the cpu inputs.
+// Look-alike: batch_struct_to_per_batch.cpp.
+#include <pl/pl.h>
+
+#include <iostream>
+#include <vector>
+
+struct Batch {
+  pl::Tensor inputs;
+  pl::Tensor targets;
+  Batch to(const pl::Device &device) const { return {inputs.to(device), targets.to(device)}; }
+};
+
+std::vector<Batch> make_batches(int count) {
+  std::vector<Batch> batches;
+  for (int i = 0; i < count; ++i) {
+    auto x = pl::empty({32, 10});
+    x.copy_(pl::rand({32, 10}));
+    batches.push_back({x, x.sum({1}, true)});
+  }
+  return batches;
+}
+
+int main(int argc, char **argv) {
+  const pl::Device device(argc > 1 ? argv[1] : "cpu");
+  pl::nn::Sequential model(pl::nn::Linear(10, 32), pl::nn::ReLU(), pl::nn::Linear(32, 1));
+  model->to(device);
+  pl::optim::Adam optimizer(model->parameters(), pl::optim::AdamOptions(1e-3));
+  for (auto &batch : make_batches(50)) {
+    batch.to(device); // expect: placement-discarded-transfer
+    auto error = model(batch.inputs) - batch.targets; // expect: placement-mixed-device
+    auto loss = (error * error).mean();
+    optimizer.zero_grad();
+    loss.backward();
+    optimizer.step();
+  }
+  return 0;
+}
