@@ -27,8 +27,12 @@ void CreateThenMoveCheck::report(const RecordedFindings &Findings) {
                 "iteration; create it there";
       {
         // One diagnostic in flight at a time: the warning is emitted here.
+        // Where to: the device, or as written when it is not one known here.
+        std::string Target = devices(F.Target);
+        if (!F.Target.single() && F.Move->getNumArgs() >= 1)
+          Target = "'" + Check.text(F.Move->getArg(0)) + "'";
         auto Diag = Check.diag(F.Move->getExprLoc(), Format)
-                    << Factory << devices(F.Target) << F.ChainedReadsDevice;
+                    << Factory << Target << F.ChainedReadsDevice;
         addFix(Diag, F);
       }
       // Through a variable: where it was made (a chain shows its factory).

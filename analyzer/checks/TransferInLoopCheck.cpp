@@ -37,6 +37,16 @@ void TransferInLoopCheck::report(const RecordedFindings &Findings) {
                    DiagnosticIDs::Note);
         return;
       }
+      if (F.Whole) {
+        Check.diag(F.Call->getExprLoc(),
+                   "a part of '%0' is moved to %1 on every iteration of an outer loop in "
+                   "which '%0' does not change")
+            << Check.text(F.Whole) << devices(F.Target);
+        Check.diag(F.Loop->getBeginLoc(), "move '%0' to the device once, before this loop",
+                   DiagnosticIDs::Note)
+            << Check.text(F.Whole);
+        return;
+      }
       Check.diag(F.Call->getExprLoc(),
                  "'%0' is moved to %1 on every iteration but does not change in the loop")
           << Check.text(F.Receiver) << devices(F.Target);

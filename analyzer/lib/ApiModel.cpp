@@ -67,6 +67,12 @@ void addSharedNames(ProfileTable &Table) {
   add(Free, {"dot"}, call(CallKind::SameDeviceOp, ResultRank::ZeroDim));
   add(Free, {"cat", "stack", "concat", "hstack", "vstack"},
       call(CallKind::ListOp, ResultRank::NotZeroDim));
+  add(Free, {"triu", "tril", "relu", "sigmoid", "tanh", "exp", "log", "abs", "neg", "sqrt",
+             "softmax", "log_softmax", "clamp", "transpose", "permute", "contiguous"},
+      call(CallKind::ShapePreserving, ResultRank::SameAsInput));
+  add(Free, {"load"}, call(CallKind::SerializedLoad));
+  add(Free, {"split", "chunk", "unbind", "tensor_split", "split_with_sizes"},
+      call(CallKind::Split, ResultRank::NotZeroDim));
   add(Free, {"device"}, call(CallKind::OptionsDevice));
   add(Free, {"dtype", "layout"}, call(CallKind::OptionsBuilder));
   add(Free, {"requires_grad"}, call(CallKind::OptionsRequiresGrad));
@@ -98,6 +104,8 @@ void addSharedNames(ProfileTable &Table) {
       call(CallKind::Reshape, ResultRank::NotZeroDim));
   add(Tensor, {"view_as", "expand_as", "reshape_as", "type_as"},
       call(CallKind::ShapeOf, ResultRank::Unknown));
+  add(Tensor, {"split", "chunk", "unbind", "tensor_split", "split_with_sizes"},
+      call(CallKind::Split, ResultRank::NotZeroDim));
   add(Tensor, {"device"}, call(CallKind::DeviceOf));
   add(Tensor, {"options"}, call(CallKind::OptionsOf));
   add(Tensor, {"item"}, call(CallKind::SyncToHost));
@@ -507,6 +515,11 @@ bool ApiModel::isTuple(QualType Type) {
   const CXXRecordDecl *Record = Type.getNonReferenceType()->getAsCXXRecordDecl();
   return Record && Record->isInStdNamespace() &&
          (Record->getName() == "tuple" || Record->getName() == "pair");
+}
+
+bool ApiModel::isOptional(QualType Type) {
+  const CXXRecordDecl *Record = Type.getNonReferenceType()->getAsCXXRecordDecl();
+  return Record && Record->isInStdNamespace() && Record->getName() == "optional";
 }
 
 bool ApiModel::isDataLoader(QualType Type) const {

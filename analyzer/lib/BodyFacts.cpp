@@ -15,7 +15,16 @@ class BodyFacts::Collector : public RecursiveASTVisitor<Collector> {
 public:
   explicit Collector(BodyFacts &Facts) : Facts(Facts) {}
 
-  bool TraverseForStmt(ForStmt *S) { return traverseLoop(S, [&] { return Base::TraverseForStmt(S); }); }
+  bool TraverseForStmt(ForStmt *S) {
+    // `for (size_t i = 0; ...)`: i walks the indices of a container.
+    if (const auto *Init = dyn_cast_or_null<DeclStmt>(S->getInit()); Init && Init->isSingleDecl())
+      if (const auto *Counter = dyn_cast<VarDecl>(Init->getSingleDecl());
+          Counter && Counter->getInit())
+        if (const auto *Zero = dyn_cast<IntegerLiteral>(Counter->getInit()->IgnoreParenImpCasts());
+            Zero && Zero->getValue() == 0)
+          Facts.CounterOfLoop[S] = Counter;
+    return traverseLoop(S, [&] { return Base::TraverseForStmt(S); });
+  }
   bool TraverseWhileStmt(WhileStmt *S) { return traverseLoop(S, [&] { return Base::TraverseWhileStmt(S); }); }
   bool TraverseDoStmt(DoStmt *S) { return traverseLoop(S, [&] { return Base::TraverseDoStmt(S); }); }
   bool TraverseCXXForRangeStmt(CXXForRangeStmt *S) {
@@ -275,7 +284,8 @@ public:
   bool Found = false;
 
 private:
-  bool refersToVar(const Expr *E) const { return E && trackedDecl(E) == &Var; }
+  // E names Var or a part of it (`batch.images`, `v[i]`).
+  bool refersToVar(const Expr *E) const { return E && rootDecl(E) == &Var; }
   bool isApiClass(const CXXRecordDecl *Record) const {
     return Record && Model.classify(QualType(Record->getTypeForDecl(), 0)) != ValueKind::Other;
   }
@@ -331,7 +341,11 @@ public:
         Invariant = false;
     } else if (isa<FieldDecl>(Member->getMemberDecl()) &&
                !Model.isTensor(Member->getBase()->getType())) {
-      Invariant = false; // a field of another object: any call may change it
+      // A field of a local struct changes with it; of another object, with
+      // any call.
+      const auto *Local = dyn_cast_or_null<VarDecl>(rootDecl(Member));
+      if (!Local || !Local->hasLocalStorage() || Facts.isChangedIn(*Local, Loop))
+        Invariant = false;
     }
     return Invariant;
   }
@@ -381,6 +395,13 @@ BodyFacts::BodyFacts(const Stmt &Body, const ApiModel &Model) : Model(Model) {
   }
 }
 
+bool BodyFacts::isZeroBasedCounter(const Expr *Index) const {
+  const auto *Ref = Index ? dyn_cast<DeclRefExpr>(Index->IgnoreParenImpCasts()) : nullptr;
+  return Ref && llvm::any_of(CounterOfLoop, [&](const auto &Entry) {
+           return Entry.second == Ref->getDecl();
+         });
+}
+
 const LambdaExpr *BodyFacts::lambdaOf(const CXXRecordDecl &Closure) const {
   for (const LambdaExpr *Lambda : Lambdas)
     if (Lambda->getLambdaClass() == &Closure)
@@ -406,7 +427,10 @@ llvm::ArrayRef<const ValueDecl *> BodyFacts::elementsWrittenBy(const Stmt &Loop)
     }
     return Written;
   }
-  // `v[i] = ...` with an index that is not a constant.
+  // `v[i] = ...` with the loop's own counter from 0.
+  const VarDecl *Counter = CounterOfLoop.lookup(&Loop);
+  if (!Counter)
+    return Written;
   findInTree(&Loop, [&](const Stmt &S) {
     const auto *Assign = dyn_cast<CXXOperatorCallExpr>(&S);
     if (!Assign || Assign->getOperator() != OO_Equal || Assign->getNumArgs() != 2)
@@ -415,7 +439,7 @@ llvm::ArrayRef<const ValueDecl *> BodyFacts::elementsWrittenBy(const Stmt &Loop)
         dyn_cast<CXXOperatorCallExpr>(Assign->getArg(0)->IgnoreParenImpCasts());
     if (!Element || Element->getOperator() != OO_Subscript || Element->getNumArgs() != 2 ||
         Model.classify(Element->getArg(0)->getType()) != ValueKind::TensorList ||
-        isa<IntegerLiteral>(Element->getArg(1)->IgnoreParenImpCasts()))
+        !isZeroBasedCounter(Element->getArg(1)))
       return false;
     if (const ValueDecl *Container = trackedDecl(Element->getArg(0)))
       if (!llvm::is_contained(Written, Container))

@@ -59,6 +59,9 @@ public:
     return DiscardedTransfers;
   }
   llvm::ArrayRef<const clang::LambdaExpr *> lambdas() const { return Lambdas; }
+  // Whether Index is the counter of a `for (T i = 0; ...)` loop: as an index
+  // it stands for every element in turn.
+  bool isZeroBasedCounter(const clang::Expr *Index) const;
   // The lambda of this body whose closure class is Closure, or null.
   const clang::LambdaExpr *lambdaOf(const clang::CXXRecordDecl &Closure) const;
   // The containers whose every element Loop writes: through a range-for's
@@ -69,6 +72,8 @@ public:
   // loop around the batch loop: what it does once per epoch is not the hot
   // path).
   bool hasInnerLoop(const clang::Stmt &Loop) const { return OuterLoops.contains(&Loop); }
+  // The loop directly around Loop, or null.
+  const clang::Stmt *parentLoop(const clang::Stmt &Loop) const { return ParentLoop.lookup(&Loop); }
   // The values assigned to Var in the body (`v = e;`), in source order.
   llvm::ArrayRef<const clang::Expr *> assignmentsTo(const clang::ValueDecl &Var) const {
     auto It = Assignments.find(&Var);
@@ -112,6 +117,7 @@ private:
   llvm::DenseMap<const clang::ValueDecl *, llvm::SmallVector<const clang::Expr *, 2>> Assignments;
   llvm::DenseMap<const clang::Stmt *, llvm::SmallVector<const clang::ValueDecl *, 1>>
       ElementWrites;
+  llvm::DenseMap<const clang::Stmt *, const clang::VarDecl *> CounterOfLoop;
   // Tensors given to an optimizer, and the loops that call its step().
   llvm::DenseSet<const clang::ValueDecl *> HeldByOptimizer;
   llvm::DenseSet<const clang::Stmt *> OptimizerLoops;

@@ -72,6 +72,31 @@ const ValueDecl *trackedDecl(const Expr *E) {
   return nullptr;
 }
 
+const ValueDecl *rootDecl(const Expr *E) {
+  while (E) {
+    E = E->IgnoreParenImpCasts();
+    if (const ValueDecl *Tracked = trackedDecl(E))
+      return Tracked;
+    if (const auto *Member = dyn_cast<MemberExpr>(E)) {
+      E = Member->getBase();
+      continue;
+    }
+    if (const auto *Op = dyn_cast<CXXOperatorCallExpr>(E);
+        Op && Op->getNumArgs() >= 1 &&
+        (Op->getOperator() == OO_Subscript || Op->getOperator() == OO_Arrow ||
+         Op->getOperator() == OO_Star)) {
+      E = Op->getArg(0);
+      continue;
+    }
+    if (const auto *Unary = dyn_cast<UnaryOperator>(E); Unary && Unary->getOpcode() == UO_Deref) {
+      E = Unary->getSubExpr();
+      continue;
+    }
+    return nullptr;
+  }
+  return nullptr;
+}
+
 const Expr *moduleOperand(const Expr *E) {
   while (E) {
     E = E->IgnoreParenImpCasts();

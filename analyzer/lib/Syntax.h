@@ -26,6 +26,10 @@ const clang::Expr *stripCopies(const clang::Expr *E);
 // a parameter, or a field of `this`.
 const clang::ValueDecl *trackedDecl(const clang::Expr *E);
 
+// The variable (as trackedDecl) a part of which E names: `batch` for
+// `batch.images`, `v` for `v[i]`, `cfg` for `cfg->device`.
+const clang::ValueDecl *rootDecl(const clang::Expr *E);
+
 // The module variable behind `model`, `model->`, `*model`.
 const clang::ValueDecl *moduleDecl(const clang::Expr *E);
 

@@ -13,6 +13,11 @@ ValueFact ValueFact::join(const ValueFact &Other) const {
     return Other;
   if (Other.Devices.isBottom())
     return *this;
+  // A value made by an operation that threw exists on no path that ran on:
+  // the other path is the one that reaches here (a loop-carried mismatch
+  // stays reported on every iteration).
+  if (AfterMismatch != Other.AfterMismatch)
+    return AfterMismatch ? Other : *this;
   ValueFact Result;
   Result.Devices = Devices.join(Other.Devices);
   Result.Dim = analysis::join(Dim, Other.Dim);
@@ -26,7 +31,7 @@ ValueFact ValueFact::join(const ValueFact &Other) const {
           {D, llvm::is_contained(Devices.devices(), D) ? originOf(D) : Other.originOf(D)});
   }
   Result.OptionsWithoutDevice = OptionsWithoutDevice && Other.OptionsWithoutDevice;
-  Result.AfterMismatch = AfterMismatch || Other.AfterMismatch;
+  Result.AfterMismatch = AfterMismatch;
   if (MadeBy == Other.MadeBy)
     Result.MadeBy = MadeBy;
   return Result;

@@ -26,8 +26,9 @@ void lambdaCapturesAHostTensor(const torch::Tensor &batch) {
   torch::Tensor bias = torch::ones({4});
   auto shift = [&](const torch::Tensor &x) { return x + bias; };
   // CHECK-MESSAGES: :[[@LINE-1]]:55: warning: 'x' is on cuda but 'bias' is on cpu in call to 'operator+' [placement-mixed-device]
-  // CHECK-MESSAGES: :[[@LINE--2]]:23: note: 'x' was moved to cuda here
+  // CHECK-MESSAGES: :[[@LINE+3]]:23: note: 'x' was moved to cuda here
   // CHECK-MESSAGES: :[[@LINE-4]]:24: note: 'bias' was created on cpu here
+  // CHECK-MESSAGES: :[[@LINE+1]]:11: note: with the values this call gives it
   consume(shift(batch.to(torch::kCUDA)));
 }
 

@@ -59,9 +59,9 @@ void hiddenStateCarriedFromTheHost(torch::Device device, const torch::Tensor &co
   torch::Tensor hidden = torch::zeros({1, 8, 32});
   for (int step = 0; step < steps; ++step) {
     auto [logits, next] = model->forward(corpus.to(device), hidden);
-    // CHECK-MESSAGES: :[[@LINE-1]]:34: warning: 'hidden' may be on cpu but 'corpus.to(device)' is on the device in 'device' in call to 'forward' [placement-mixed-device]
-    // CHECK-MESSAGES: :[[@LINE-4]]:26: note: 'hidden' was created on cpu here
-    // CHECK-MESSAGES: :[[@LINE-3]]:49: note: 'corpus.to(device)' was moved to the device in 'device' here
+    // CHECK-MESSAGES: :[[@LINE-1]]:34: warning: 'corpus.to(device)' may be on the device in 'device' but 'hidden' is on cpu in call to 'forward' [placement-mixed-device]
+    // CHECK-MESSAGES: :[[@LINE-2]]:49: note: 'corpus.to(device)' was moved to the device in 'device' here
+    // CHECK-MESSAGES: :[[@LINE-5]]:26: note: 'hidden' was created on cpu here
     hidden = next.detach();
   }
 }

@@ -69,9 +69,9 @@ struct TwoStage : torch::nn::Module {
 
 struct TwoStageUnguarded : torch::nn::Module {
   TwoStageUnguarded() { first->to(firstDevice); }
+  // CHECK-MESSAGES: :[[@LINE-1]]:32: warning: CUDA is requested with no cuda::is_available() check on this path; the program fails on a machine without a GPU [placement-unguarded-cuda]
+  // CHECK-MESSAGES: :[[@LINE+13]]:21: note: 'TwoStageUnguarded' is called here with no availability check
   const torch::Device firstDevice{torch::kCUDA, 0};
-  // CHECK-MESSAGES: :[[@LINE-1]]:35: warning: CUDA is requested with no cuda::is_available() check on this path; the program fails on a machine without a GPU [placement-unguarded-cuda]
-  // CHECK-MESSAGES: :[[@LINE+12]]:21: note: 'TwoStageUnguarded' is called here with no availability check
   torch::nn::Linear first{4, 4};
 };
 

@@ -30,9 +30,12 @@ if(PL_CLANGD)
   # this prefix has none: the installed placelint-clangd must name them.
   set(source ${PL_WORK_DIR}/builtin_headers.cpp)
   file(WRITE ${source} "#include <stddef.h>\n#include <stdarg.h>\nsize_t n;\n")
+  # Its own flags: clangd would otherwise infer a command from the build
+  # tree's compile database above this directory.
+  file(WRITE ${PL_WORK_DIR}/compile_flags.txt "-xc++\n")
   run_step("placelint-clangd --check" ${prefix}/bin/placelint-clangd --check=${source})
-  string(REGEX MATCH "fallback command is: [^\n]* -resource-dir=([^ \n]+)" named "${step_output}")
-  set(resource_dir "${CMAKE_MATCH_1}")
+  string(REGEX MATCH "ommand (from CDB )?is: [^\n]* -resource-dir=([^ \n]+)" named "${step_output}")
+  set(resource_dir "${CMAKE_MATCH_2}")
   if(NOT named OR NOT EXISTS "${resource_dir}/include/stddef.h"
      OR NOT step_output MATCHES "All checks completed, 0 errors")
     message(FATAL_ERROR "the installed placelint-clangd did not find clang's built-in headers:\n${step_output}")

@@ -2,6 +2,7 @@
 
 #include "clang/AST/ASTContext.h"
 #include "clang/AST/DeclCXX.h"
+#include "clang/AST/DeclTemplate.h"
 #include "clang/AST/RecursiveASTVisitor.h"
 #include "clang/Basic/SourceManager.h"
 
@@ -24,8 +25,9 @@ class CallIndexer : public RecursiveASTVisitor<CallIndexer> {
 public:
   using Base = RecursiveASTVisitor<CallIndexer>;
 
-  CallIndexer(CallerGuards::CallSites &Calls, llvm::DenseSet<const FunctionDecl *> &Escaping)
-      : Calls(Calls), Escaping(Escaping) {}
+  CallIndexer(CallerGuards::CallSites &Calls, llvm::DenseSet<const FunctionDecl *> &Escaping,
+              const ApiModel &Model)
+      : Calls(Calls), Escaping(Escaping), Model(Model) {}
 
   bool TraverseDecl(Decl *D) {
     const auto *Function = dyn_cast_or_null<FunctionDecl>(D);
@@ -44,11 +46,32 @@ public:
     else
       CalleeNames.insert(Callee);
     note(Call->getDirectCallee(), *Call);
+    // `model(x)` on a TORCH_MODULE holder calls its NetImpl's forward.
+    if (const auto *Op = dyn_cast<CXXOperatorCallExpr>(Call);
+        Op && Op->getOperator() == OO_Call && Op->getNumArgs() >= 1)
+      if (const CXXRecordDecl *Impl = Model.userModule(Op->getArg(0)->getType());
+          Impl && Impl->hasDefinition())
+        for (const CXXMethodDecl *Method : Impl->getDefinition()->methods())
+          if (Model.classifyMethod(*Method).Kind == CallKind::ModuleForward)
+            note(Method, *Call);
+    // `std::make_shared<Net>(args)` constructs a Net there.
+    if (Model.classifyCall(*Call).Kind == CallKind::MakeShared)
+      if (const auto *Made = dyn_cast_or_null<ClassTemplateSpecializationDecl>(
+              Call->getType()->getAsCXXRecordDecl());
+          Made && Made->getTemplateArgs().size() >= 1 &&
+          Made->getTemplateArgs()[0].getKind() == TemplateArgument::Type)
+        noteConstruction(Made->getTemplateArgs()[0].getAsType()->getAsCXXRecordDecl(),
+                         Call->getNumArgs(), *Call);
     return true;
   }
 
   bool VisitCXXConstructExpr(CXXConstructExpr *Construct) {
     note(Construct->getConstructor(), *Construct);
+    // A module holder (`Net net(args)` for TORCH_MODULE(Net)) constructs
+    // its NetImpl.
+    const CXXRecordDecl *Impl = Model.userModule(Construct->getType());
+    if (Impl && Impl != Construct->getType()->getAsCXXRecordDecl())
+      noteConstruction(Impl, Construct->getNumArgs(), *Construct);
     return true;
   }
 
@@ -67,6 +90,17 @@ public:
   }
 
 private:
+  // A construction of Class from Arguments arguments: a call of each of its
+  // constructors that can take that many.
+  void noteConstruction(const CXXRecordDecl *Class, unsigned Arguments, const Expr &Call) {
+    if (!Class || !Class->hasDefinition())
+      return;
+    for (const CXXConstructorDecl *Ctor : Class->getDefinition()->ctors())
+      if (!Ctor->isCopyOrMoveConstructor() && Ctor->getMinRequiredArguments() <= Arguments &&
+          Arguments <= Ctor->getNumParams())
+        note(Ctor, Call);
+  }
+
   void note(const FunctionDecl *Callee, const Expr &Call) {
     if (Callee && !Enclosing.empty())
       Calls[key(Callee)].push_back({Enclosing.back(), &Call});
@@ -74,6 +108,7 @@ private:
 
   CallerGuards::CallSites &Calls;
   llvm::DenseSet<const FunctionDecl *> &Escaping;
+  const ApiModel &Model;
   llvm::SmallVector<const FunctionDecl *, 4> Enclosing;
   llvm::DenseSet<const Expr *> CalleeNames;
 };
@@ -82,7 +117,7 @@ private:
 
 void CallerGuards::indexCalls() {
   Indexed = true;
-  CallIndexer Indexer(Calls, Escaping);
+  CallIndexer Indexer(Calls, Escaping, Model);
   const SourceManager &SM = Context.getSourceManager();
   // Helpers of the same file: its own declarations are enough, and the
   // (often huge) headers are not walked.

@@ -77,7 +77,7 @@ DeviceFlow::argumentValues(llvm::ArrayRef<const Expr *> Args) {
     // A device handed to code of the unit is a request: it is there to be used.
     if (Kind == ValueKind::Device || Kind == ValueKind::DeviceType ||
         Kind == ValueKind::TensorOptions)
-      noteCudaUse(Values.back().Whole);
+      noteCudaUse(*Arg, Values.back().Whole);
   }
   return Values;
 }
@@ -211,12 +211,12 @@ ValueFact DeviceFlow::evaluateApiCall(const CallExpr &Call, const FunctionDecl &
       ValueKind ArgKind = Model.classify(Arg->getType());
       if (ArgKind == ValueKind::TensorOptions) {
         ValueFact Options = factOf(Arg);
-        noteCudaUse(Options);
+        noteCudaUse(Call, Options);
         return Options.OptionsWithoutDevice ? Default : Options.Devices;
       }
       if (ArgKind == ValueKind::Device || ArgKind == ValueKind::DeviceType) {
         ValueFact Device = deviceFromArguments(Arg);
-        noteCudaUse(Device);
+        noteCudaUse(Call, Device);
         return Device.Devices;
       }
     }
@@ -238,7 +238,7 @@ ValueFact DeviceFlow::evaluateApiCall(const CallExpr &Call, const FunctionDecl &
       ValueKind Kind = Model.classify(Value->getType());
       if (Kind == ValueKind::Device || Kind == ValueKind::DeviceType) {
         ValueFact Device = deviceFromArguments(Value);
-        noteCudaUse(Device);
+        noteCudaUse(Call, Device);
         Devices = Device.Devices;
       }
     }
@@ -255,10 +255,11 @@ ValueFact DeviceFlow::evaluateApiCall(const CallExpr &Call, const FunctionDecl &
   case CallKind::Factory: {
     ZeroDim Dim = ZeroDim::No;
     if (Api.Rank == ResultRank::OfLiteral && !Args.empty()) {
-      if (convertedValue(Args[0])->getType()->isArithmeticType())
+      QualType Data = convertedValue(Args[0])->getType().getNonReferenceType();
+      if (Data->isArithmeticType())
         Dim = ZeroDim::Yes;
-      else if (!listElements(Args[0]))
-        Dim = ZeroDim::Unknown;
+      else if (!listElements(Args[0]) && !Data->isRecordType())
+        Dim = ZeroDim::Unknown; // a std::vector's data has one dim at least
     } else if (!Args.empty() && isEmptyList(Args[0])) {
       Dim = ZeroDim::Yes; // zeros({})
     }
@@ -281,6 +282,21 @@ ValueFact DeviceFlow::evaluateApiCall(const CallExpr &Call, const FunctionDecl &
   }
   case CallKind::ListOp:
     return evaluateListOp(Call, Callee.getName());
+  case CallKind::Split:
+    return Args.empty() ? resultOf(Call, DeviceSet::unknown(), ZeroDim::No)
+                        : derivedFrom(Call, factOf(Args[0]), ZeroDim::No);
+  case CallKind::SerializedLoad: {
+    // `torch::load(t, path[, device])`: data files hold what was saved, and
+    // tensors are saved from the host as a rule; on the device given if any.
+    std::optional<Place> Into = Args.empty() || !Model.isTensor(Args[0]->getType())
+                                    ? std::nullopt
+                                    : placeOf(Args[0]);
+    if (Into) {
+      ValueFact Loaded = Created(FactoryDevice(OnCpu), ZeroDim::Unknown);
+      write(*Into, Loaded, nullptr, Call.getExprLoc());
+    }
+    return ValueFact();
+  }
   case CallKind::OptionsDevice: {
     ValueFact Options = deviceFromArguments(Args);
     Options.MadeBy = &Call;

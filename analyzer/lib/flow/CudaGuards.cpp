@@ -6,6 +6,8 @@
 #include "BodyFacts.h"
 #include "flow/AvailabilityGuards.h"
 
+#include "clang/Basic/SourceManager.h"
+
 #include <algorithm>
 
 namespace placelint::analysis {
@@ -33,17 +35,24 @@ void DeviceFlow::resolveCudaGuards() {
   });
 }
 
-void DeviceFlow::noteCudaUse(const ValueFact &Device) {
+void DeviceFlow::noteCudaUse(const Expr &Use, const ValueFact &Device) {
   std::optional<AbstractDevice> Single = Device.Devices.single();
   if (!Single || !Single->isCuda())
     return;
+  const SourceManager &SM = Context.getSourceManager();
+  SourceRange Body = Function.getBody()->getSourceRange();
+  auto InBody = [&](const Expr &E) {
+    SourceLocation At = SM.getExpansionLoc(E.getExprLoc());
+    return !SM.isBeforeInTranslationUnit(At, SM.getExpansionLoc(Body.getBegin())) &&
+           !SM.isBeforeInTranslationUnit(SM.getExpansionLoc(Body.getEnd()), At);
+  };
   // Where the device was written: the value itself, or, for options, the
   // device given to their builder (`torch::device(torch::kCUDA)`).
   const ValueFact *Fact = &Device;
   for (unsigned Depth = 0; Fact && Fact->MadeBy && Depth < 8; ++Depth) {
     const auto *Builder = dyn_cast<CallExpr>(Fact->MadeBy);
     if (!Builder) {
-      noteCudaRequest(*Fact->MadeBy, *Single);
+      noteCudaRequest(InBody(*Fact->MadeBy) ? *Fact->MadeBy : Use, *Single);
       return;
     }
     ApiCall Api = Model.classifyCall(*Builder);
@@ -55,8 +64,9 @@ void DeviceFlow::noteCudaUse(const ValueFact &Device) {
                         Api.Kind == CallKind::OptionsPinnedMemory))
       Fact = Facts.factAt(Method->getImplicitObjectArgument());
     else
-      return;
+      break;
   }
+  noteCudaRequest(Use, *Single);
 }
 
 void DeviceFlow::noteCudaRequest(const Expr &Where, const AbstractDevice &Device) {

@@ -87,12 +87,13 @@ private:
 
   // CudaGuards.cpp
   // CUDA is asked for where a device is used to place something (a move, a
-  // factory, Module::to, a field of `this`, a call of the unit's): at
-  // Where, the device as written (`kCUDA`, `"cuda:1"`, `.cuda()`).
+  // factory, Module::to, a call of the unit's): at Where, the device as
+  // written (`kCUDA`, `"cuda:1"`, `.cuda()`), or the use.
   void noteCudaRequest(const clang::Expr &Where, const AbstractDevice &Device);
-  // A device (or options) used to place something: a request at the place
-  // the device was written, if it was written here.
-  void noteCudaUse(const ValueFact &Device);
+  // A device (or options) used by Use to place something: a request at the
+  // place the device was written, if it was written in this function's
+  // body, else at Use (a device kept in a member, a global).
+  void noteCudaUse(const clang::Expr &Use, const ValueFact &Device);
   void resolveCudaGuards();
 
   // Expressions.cpp
@@ -114,6 +115,10 @@ private:
   ValueFact deviceFromArguments(llvm::ArrayRef<const clang::Expr *> Args);
   // The fact of a new value that Call computed on Devices.
   ValueFact resultOf(const clang::Expr &Call, DeviceSet Devices, ZeroDim Dim) const;
+  // The fact of a new value that Call computed from Source alone (a view,
+  // a detach, a reduction): on its devices, and never run if Source's
+  // operation threw.
+  ValueFact derivedFrom(const clang::Expr &Call, const ValueFact &Source, ZeroDim Dim) const;
   // Nothing for values the model does not track, unknown for those it does.
   ValueFact untracked(const clang::Expr &E) const;
 

@@ -45,6 +45,13 @@ ValueFact DeviceFlow::resultOf(const Expr &Call, DeviceSet Devices, ZeroDim Dim)
   return Fact;
 }
 
+ValueFact DeviceFlow::derivedFrom(const Expr &Call, const ValueFact &Source,
+                                  ZeroDim Dim) const {
+  ValueFact Fact = resultOf(Call, Source.Devices, Dim);
+  Fact.AfterMismatch = Source.AfterMismatch;
+  return Fact;
+}
+
 ValueFact DeviceFlow::untracked(const Expr &E) const {
   return Model.classify(E.getType()) == ValueKind::Other ? ValueFact() : ValueFact::unknown();
 }
@@ -75,11 +82,12 @@ std::optional<DeviceFlow::Place> DeviceFlow::placeOf(const Expr *E) const {
       return Place{*Child, Base->OneElement};
     return Place{Base->Path, true};
   };
-  // `v[0]`: one element, the others keep theirs. `v[i]`, by an index that
-  // varies, stands for every element in turn (`for (...) v[i] = v[i].to(d)`).
-  auto ElementOf = [](std::optional<Place> Container,
-                      const Expr *Index) -> std::optional<Place> {
-    if (Container && (!Index || isa<IntegerLiteral>(Index->IgnoreParenImpCasts())))
+  // `v[0]`, `m["mean"]`, `v[k]`: one element, the others keep theirs. `v[i]`
+  // by the counter of a `for (size_t i = 0; ...)` loop stands for every
+  // element in turn (`v[i] = v[i].to(d)`).
+  auto ElementOf = [&](std::optional<Place> Container,
+                       const Expr *Index) -> std::optional<Place> {
+    if (Container && !Facts.body().isZeroBasedCounter(Index))
       Container->OneElement = true;
     return Container;
   };

@@ -331,12 +331,6 @@ void DeviceFlow::write(const Place &Where, const AbstractValue &Value, const Exp
   if ((Kind == ValueKind::Device || Kind == ValueKind::DeviceType) &&
       !New.Whole.Devices.single())
     New.Whole.Devices = DeviceSet::of(AbstractDevice::symbolic(Named));
-  // A device kept in a field is there to be used: asked for by the code
-  // that makes (or sets up) the object.
-  if (isa<FieldDecl>(Path.root()) &&
-      (Kind == ValueKind::Device || Kind == ValueKind::DeviceType ||
-       Kind == ValueKind::TensorOptions))
-    noteCudaUse(New.Whole);
   const Expr *Stripped = stripCopies(Source);
   if (Stripped && placeOf(Stripped))
     New.Whole.setOrigin({OriginKind::Assigned, At});

@@ -119,6 +119,21 @@ bool FunctionFacts::optionsAskFor(const ValueFact &Options, CallKind Flag) const
   return false;
 }
 
+namespace {
+
+// A number or a braced list of numbers written in the code.
+bool isLiteralData(const Expr *E) {
+  const Expr *Value = convertedValue(E)->IgnoreParenImpCasts();
+  if (const auto *Negated = dyn_cast<UnaryOperator>(Value); Negated && Negated->isArithmeticOp())
+    Value = Negated->getSubExpr()->IgnoreParenImpCasts();
+  if (isa<IntegerLiteral, FloatingLiteral, CXXBoolLiteralExpr>(Value))
+    return true;
+  std::optional<llvm::SmallVector<const Expr *, 4>> Elements = listElements(E);
+  return Elements && llvm::all_of(*Elements, isLiteralData);
+}
+
+} // namespace
+
 bool FunctionFacts::madeOnHostByDefault(const CallExpr &Factory) const {
   // No device given, nor pinned memory asked for (a pinned host tensor is
   // made to be copied with non_blocking).
@@ -155,6 +170,11 @@ const CallExpr *FunctionFacts::hostFactoryThatMade(const ValueFact &Fact, unsign
       Tensors.push_back(Arg);
   switch (Api.Kind) {
   case CallKind::Factory:
+    // `tensor({0, 1})` of literals could be made on the device; `tensor(v)`
+    // of run-time host data is the data's way there.
+    if (Api.Rank == ResultRank::OfLiteral &&
+        (Call->getNumArgs() == 0 || !isLiteralData(Call->getArg(0))))
+      return nullptr;
     return madeOnHostByDefault(*Call) ? Call : nullptr;
   // `zeros_like(t)` is on t's device.
   case CallKind::FactoryLike:

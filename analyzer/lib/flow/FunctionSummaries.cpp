@@ -201,6 +201,11 @@ std::unique_ptr<EntryFacts> FunctionSummaries::computeFields(const CXXRecordDecl
   // on a device of its own (a model split over two GPUs).
   ValueFact Moves = ValueFact::on(DeviceSet::of(AbstractDevice::ofModule(&Class)), ZeroDim::No);
   for (const ValueDecl *Field : Registered) {
+    // An activation, dropout or pooling module has nothing to be on a device.
+    if (Model.isStatelessModule(Field->getType())) {
+      eraseRoot(Result->Known, Field);
+      continue;
+    }
     auto It = Result->Known.find(AccessPath(Field));
     std::optional<AbstractDevice> Placed =
         It == Result->Known.end() ? std::nullopt : It->second.Devices.single();
@@ -290,43 +295,38 @@ CallSummary FunctionSummaries::summarize(const FunctionDecl &Callee, const CallI
     Summary.Object = Export(Facts.objectAtExit());
   for (const std::optional<AbstractValue> &Out : Facts.byReferenceAtExit())
     Summary.ByReference.push_back(Out ? std::optional(Export(*Out)) : std::nullopt);
-  Summary.Failures = failuresOf(Facts);
+  Summary.Mismatches = mismatchesOf(Facts);
   if (ComputingFields)
     return Summary;
-  return Cache.emplace(std::move(Key), std::move(Summary)).first->second;
+  Cache.emplace(Key, Summary);
+  // What fails only with these inputs: what the function does not do wrong
+  // on its own (analysed with its inputs unknown).
+  if (!Inputs.Arguments.empty() || Inputs.Object || Inputs.Captures) {
+    CallSummary Alone = summarize(Callee, CallInputs{});
+    for (const CalleeFailure &Mismatch : Summary.Mismatches)
+      if (llvm::none_of(Alone.Mismatches, [&](const CalleeFailure &Own) {
+            return Own.Finding.Call == Mismatch.Finding.Call &&
+                   Own.Finding.Through == Mismatch.Finding.Through;
+          }))
+        Summary.Failures.push_back(Mismatch);
+  }
+  return Cache[Key] = std::move(Summary);
 }
 
-std::vector<CalleeFailure> FunctionSummaries::failuresOf(const FunctionFacts &Facts) const {
-  // The callee's own mismatches (and those of what it calls) that depend on
-  // what it was given: an operand got its device outside the callee. A
-  // "may" counts only between two single devices, not a merge of several.
+std::vector<CalleeFailure> FunctionSummaries::mismatchesOf(const FunctionFacts &Facts) {
+  // A "may" counts only between two single devices, not a merge of several.
   class Collector : public FindingsHandler {
   public:
-    Collector(const FunctionDecl &Callee, const SourceManager &SM) : Callee(Callee), SM(SM) {}
-    void onMixedDevice(const MixedDeviceFinding &F) override { keep(F, true); }
+    void onMixedDevice(const MixedDeviceFinding &F) override { Found.push_back({F, true}); }
     void onMayMixedDevice(const MixedDeviceFinding &F) override {
       if (F.First.Devices.single() && F.Second.Devices.single())
-        keep(F, false);
+        Found.push_back({F, false});
     }
-    std::vector<CalleeFailure> Failures;
-
-  private:
-    bool fromOutside(const OperandFact &Operand) const {
-      SourceRange Body = Callee.getBody()->getSourceRange();
-      SourceLocation At = Operand.From.Loc;
-      return At.isInvalid() || SM.isBeforeInTranslationUnit(At, Body.getBegin()) ||
-             SM.isBeforeInTranslationUnit(Body.getEnd(), At);
-    }
-    void keep(const MixedDeviceFinding &F, bool Definite) {
-      if (F.Through || fromOutside(F.First) || fromOutside(F.Second))
-        Failures.push_back({F, Definite});
-    }
-    const FunctionDecl &Callee;
-    const SourceManager &SM;
+    std::vector<CalleeFailure> Found;
   };
-  Collector Found(Facts.function(), Context.getSourceManager());
-  diagnoseMixedDevice(Facts, Found);
-  return std::move(Found.Failures);
+  Collector Mismatches;
+  diagnoseMixedDevice(Facts, Mismatches);
+  return std::move(Mismatches.Found);
 }
 
 const EntryFacts *FunctionSummaries::capturesOf(const CXXRecordDecl &Closure) {

@@ -48,7 +48,8 @@ public:
 private:
   static constexpr unsigned kMaxDepth = 4;
 
-  std::vector<CalleeFailure> failuresOf(const FunctionFacts &Facts) const;
+  // The operations of a function that mismatch, as it was analysed.
+  static std::vector<CalleeFailure> mismatchesOf(const FunctionFacts &Facts);
 
   // The fields of a module class as its constructors and other methods
   // leave them: registered parameters, buffers and submodules move with the

@@ -10,6 +10,7 @@
 #include "Syntax.h"
 
 #include "clang/AST/DeclCXX.h"
+#include "clang/AST/DeclTemplate.h"
 
 namespace placelint::analysis {
 
@@ -44,6 +45,16 @@ ValueFact DeviceFlow::newTuple(const Expr &Made, llvm::ArrayRef<const Expr *> El
 ValueFact DeviceFlow::evaluateListMethod(const CXXMemberCallExpr &Call, ApiCall Api) {
   const Expr *Object = Call.getImplicitObjectArgument();
   std::optional<Place> List = placeOf(Object);
+  // `groups.emplace_back(params, options)` makes an optimizer's parameter
+  // group in place.
+  if (Api.Kind == CallKind::ListInsert && Call.getNumArgs() >= 1 &&
+      !Model.isOptimizer(Call.getArg(0)->getType()))
+    if (const auto *Container = dyn_cast_or_null<ClassTemplateSpecializationDecl>(
+            Object->getType().getNonReferenceType()->getAsCXXRecordDecl());
+        Container && Container->getTemplateArgs().size() >= 1 &&
+        Container->getTemplateArgs()[0].getKind() == TemplateArgument::Type &&
+        Model.isOptimizer(Container->getTemplateArgs()[0].getAsType()))
+      recordOptimizer(Call, llvm::ArrayRef(Call.getArgs(), Call.getNumArgs()));
   if (Api.Kind == CallKind::ListInsert && Call.getNumArgs() >= 1) {
     if (List) {
       AbstractValue Element = Call.getNumArgs() == 1 ? elementValue(Call.getArg(0))

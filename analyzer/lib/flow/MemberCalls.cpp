@@ -109,7 +109,7 @@ ValueFact DeviceFlow::evaluateTensorMethod(const CXXMemberCallExpr &Call, ApiCal
     return evaluateSync(Call);
   case CallKind::GradRead:
     Facts.record(ParameterUse{&Call, Object, factOf(Object), ParameterUseKind::GradRead});
-    return resultOf(Call, factOf(Object).Devices, ZeroDim::Unknown);
+    return derivedFrom(Call, factOf(Object), ZeroDim::Unknown);
   case CallKind::MarkRequiresGrad: {
     // In place: the tensor (and the variable naming it) now requires grad;
     // a non-leaf stays one.
@@ -130,7 +130,7 @@ ValueFact DeviceFlow::evaluateTensorMethod(const CXXMemberCallExpr &Call, ApiCal
       return ValueFact();
     // Over dims (`mean(0)`, `sum({0, 1})`) it keeps the others; a dtype
     // alone (`sum(kFloat)`) still reduces everything.
-    return resultOf(Call, factOf(Object).Devices,
+    return derivedFrom(Call, factOf(Object),
                     llvm::any_of(Call.arguments(), isDimArgument) ? ZeroDim::No : ZeroDim::Yes);
   case CallKind::ShapePreserving:
   case CallKind::PinMemory:
@@ -138,7 +138,7 @@ ValueFact DeviceFlow::evaluateTensorMethod(const CXXMemberCallExpr &Call, ApiCal
       return ValueFact();
     if (Api.InPlace) // relu_(), zero_(): the tensor itself
       return factOf(Object);
-    return resultOf(Call, factOf(Object).Devices, factOf(Object).Dim);
+    return derivedFrom(Call, factOf(Object), factOf(Object).Dim);
   case CallKind::DeviceOf:
   case CallKind::OptionsOf: {
     ValueFact Source = factOf(Object);
@@ -151,14 +151,16 @@ ValueFact DeviceFlow::evaluateTensorMethod(const CXXMemberCallExpr &Call, ApiCal
       return untracked(Call);
     // A shape of n > 0 sizes has n dims (`view({})` has none).
     bool ToScalar = Call.getNumArgs() >= 1 && isEmptyList(Call.getArg(0));
-    return resultOf(Call, factOf(Object).Devices, ToScalar ? ZeroDim::Yes : ZeroDim::No);
+    return derivedFrom(Call, factOf(Object), ToScalar ? ZeroDim::Yes : ZeroDim::No);
   }
+  case CallKind::Split:
+    return derivedFrom(Call, factOf(Object), ZeroDim::No);
   // `view_as(y)` takes only y's shape; indices may stay on the cpu.
   case CallKind::ShapeOf:
   case CallKind::Indexing:
     if (!ReturnsTensor)
       return untracked(Call);
-    return resultOf(Call, factOf(Object).Devices, ZeroDim::Unknown);
+    return derivedFrom(Call, factOf(Object), ZeroDim::Unknown);
   default:
     break;
   }
@@ -168,7 +170,7 @@ ValueFact DeviceFlow::evaluateTensorMethod(const CXXMemberCallExpr &Call, ApiCal
   // index_select, ...) needs them on its tensor's device.
   llvm::SmallVector<Operand, 3> All = Operands();
   if (All.size() == 1)
-    return resultOf(Call, factOf(Object).Devices, ZeroDim::Unknown);
+    return derivedFrom(Call, factOf(Object), ZeroDim::Unknown);
   return operation(Call, Api, std::move(All));
 }
 

@@ -36,7 +36,7 @@ void collectTensors(const Expr *Arg, const ApiModel &Model,
   // optional<tuple>(make_tuple(h, c)), tuple<Tensor, Tensor>{h, c}
   else if (Construct && Construct->getNumArgs() > 0 &&
            !Construct->getConstructor()->isCopyOrMoveConstructor() &&
-           Kind != ValueKind::Tensor)
+           (ApiModel::isTuple(Arg->getType()) || ApiModel::isOptional(Arg->getType())))
     Elements = llvm::ArrayRef(Construct->getArgs(), Construct->getNumArgs());
   else if (Kind == ValueKind::Tensor || Kind == ValueKind::TensorList)
     return Tensors.push_back(Arg);
@@ -53,6 +53,45 @@ bool movesItself(const CXXMethodDecl &Method, const ApiModel &Model) {
   const FunctionDecl *Definition = Method.getDefinition();
   return Definition &&
          findInTree(Definition->getBody(), [&](const Stmt &S) { return isMoveOfThis(S, Model); });
+}
+
+// Whether a constructor moves its module (`to(device)`) or a submodule of
+// it (`fc->to(device)`).
+bool placesItsState(const CXXConstructorDecl &Ctor, const ApiModel &Model) {
+  const FunctionDecl *Definition = Ctor.getDefinition();
+  return Definition && findInTree(Definition->getBody(), [&](const Stmt &S) {
+           const auto *Call = dyn_cast<CXXMemberCallExpr>(&S);
+           if (!Call || Model.classifyCall(*Call).Kind != CallKind::ModuleTo)
+             return false;
+           const Expr *Module = moduleOperand(Call->getImplicitObjectArgument());
+           const auto *Field = dyn_cast_or_null<MemberExpr>(Module);
+           return isa_and_nonnull<CXXThisExpr>(Module) ||
+                  (Field && isa<CXXThisExpr>(Field->getBase()->IgnoreParenImpCasts()));
+         });
+}
+
+// The forward of a user's module type, when the unit defines it.
+const CXXMethodDecl *userForward(QualType Type, const ApiModel &Model) {
+  const CXXRecordDecl *User = Model.userModule(Type);
+  if (!User || !User->hasDefinition())
+    return nullptr;
+  for (const CXXMethodDecl *Method : User->getDefinition()->methods())
+    if (Model.classifyMethod(*Method).Kind == CallKind::ModuleForward && Method->hasBody())
+      return Method;
+  return nullptr;
+}
+
+// Whether a forward moves one of its tensor parameters (`x.to(device_)`).
+bool movesItsInputs(const CXXMethodDecl &Forward, const ApiModel &Model) {
+  const FunctionDecl *Definition = Forward.getDefinition();
+  return Definition && findInTree(Definition->getBody(), [&](const Stmt &S) {
+           const auto *Call = dyn_cast<CXXMemberCallExpr>(&S);
+           if (!Call || Model.classifyCall(*Call).Kind != CallKind::Transfer)
+             return false;
+           const auto *Ref = dyn_cast<DeclRefExpr>(
+               stripCopies(Call->getImplicitObjectArgument())->IgnoreParenImpCasts());
+           return Ref && isa<ParmVarDecl>(Ref->getDecl());
+         });
 }
 
 // The tensor a loss's options hold: `w` in
@@ -74,14 +113,20 @@ ValueFact DeviceFlow::newModule(const Expr &Creation, SourceLocation At,
     ValueKind Kind = Model.classify(Arg->getType());
     if (Kind == ValueKind::Device || Kind == ValueKind::DeviceType ||
         Kind == ValueKind::TensorOptions)
-      noteCudaUse(factOf(Arg));
+      noteCudaUse(*Arg, factOf(Arg));
   }
   ValueFact Module;
   QualType Type = moduleType(Creation);
-  if (const CXXRecordDecl *User = Model.userModule(Type);
-      User && !Summaries.registersState(*User)) {
+  const CXXRecordDecl *User = Model.userModule(Type);
+  if (User && !Summaries.registersState(*User))
     return ValueFact::unknown(); // nothing to be on a device
-  } else if (!Model.isStatelessModule(Type)) {
+  // A module whose constructor moves it, or its submodules (a model split
+  // over two GPUs), is where that put them.
+  if (User && llvm::any_of(User->ctors(), [&](const CXXConstructorDecl *Ctor) {
+        return placesItsState(*Ctor, Model);
+      }))
+    return ValueFact::unknown();
+  if (!Model.isStatelessModule(Type)) {
     Module = ValueFact::on(DeviceSet::of(AbstractDevice::cpu()), ZeroDim::No);
   } else {
     const Expr *Weight = nullptr;
@@ -140,7 +185,7 @@ ValueFact DeviceFlow::evaluateModuleMethod(const CXXMemberCallExpr &Call, ApiCal
                   !factOf(Object).Devices.isKnown()))
     return ValueFact();
   ValueFact Moved = deviceFromArguments(Args[0]);
-  noteCudaUse(Moved);
+  noteCudaUse(Call, Moved);
   Moved.setOrigin({OriginKind::Moved, Call.getExprLoc()});
   // In place: the module and all it holds (its parameters, its members
   // that Module::to moves; plain members it does not are the class's own
@@ -163,6 +208,12 @@ ValueFact DeviceFlow::applyModule(const Expr &Call, const Expr &ModuleExpr,
                           : ZeroDim::Unknown;
   if (Inputs.empty())
     return resultOf(Call, Module.Devices, ResultDim);
+  // A user's module whose forward moves its inputs itself (a model split
+  // over two GPUs, one that takes inputs from anywhere): what it does with
+  // them is its forward's, through its summary.
+  if (const CXXMethodDecl *Forward = userForward(Type, Model);
+      Forward && movesItsInputs(*Forward, Model) && isa<CallExpr>(Call))
+    return summaryCall(cast<CallExpr>(Call), *Forward, &ModuleExpr);
   // The first input is the batch the module's weights multiply: never a
   // promoted scalar. The module operand is named by its variable (`model`,
   // not `model->`); its parameters are never 0-dim.
@@ -175,10 +226,17 @@ ValueFact DeviceFlow::applyModule(const Expr &Call, const Expr &ModuleExpr,
   ModuleOperand.Fact.Dim = ZeroDim::No;
   Operands.insert(Operands.begin() + 1, std::move(ModuleOperand));
   // After a mismatch the module would have run where its weights are.
-  bool Mismatch = findConflict(Operands).has_value();
+  bool Mismatch = findConflict(Operands).has_value() ||
+                  llvm::any_of(Operands, [](const Operand &O) { return O.Fact.AfterMismatch; });
   operation(Call, "forward", ResultRank::Unknown, std::move(Operands));
-  bool OnInput = InputFact.Devices.isKnown() && !Mismatch;
-  return resultOf(Call, OnInput ? InputFact.Devices : Module.Devices, ResultDim);
+  // It threw there: nothing computed from its result is reported again.
+  if (Mismatch) {
+    ValueFact Failed = resultOf(Call, DeviceSet::unknown(), ResultDim);
+    Failed.AfterMismatch = true;
+    return Failed;
+  }
+  return resultOf(Call, InputFact.Devices.isKnown() ? InputFact.Devices : Module.Devices,
+                  ResultDim);
 }
 
 } // namespace placelint::analysis

@@ -50,9 +50,9 @@ ValueFact DeviceFlow::evaluateOperatorCall(const CXXOperatorCallExpr &Op) {
   if (LhsKind != ValueKind::Tensor && !RhsIsTensor)
     return untracked(Op);
   if (Kind == OO_Subscript)
-    return resultOf(Op, factOf(Lhs).Devices, ZeroDim::Unknown);
+    return derivedFrom(Op, factOf(Lhs), ZeroDim::Unknown);
   if (NumArgs == 1) // -t, !t, ~t
-    return resultOf(Op, factOf(Lhs).Devices, factOf(Lhs).Dim);
+    return derivedFrom(Op, factOf(Lhs), factOf(Lhs).Dim);
 
   std::string Name = ("operator" + llvm::StringRef(getOperatorSpelling(Kind))).str();
   if (Op.isAssignmentOp()) { // +=, -=, ...: the tensor changes in place

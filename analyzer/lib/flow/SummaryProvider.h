@@ -59,6 +59,8 @@ struct CallSummary {
   // Operations of the callee (or of what it calls) that fail with these
   // inputs, and would not without them.
   std::vector<CalleeFailure> Failures;
+  // Every operation that fails with these inputs (Failures or not).
+  std::vector<CalleeFailure> Mismatches;
 
   static CallSummary unknown() { return {AbstractValue(ValueFact::unknown()), {}, {}}; }
 };

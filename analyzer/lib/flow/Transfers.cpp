@@ -39,12 +39,12 @@ ValueFact DeviceFlow::evaluateTransfer(const CXXMemberCallExpr &Call, ApiCall Ap
       ValueFact Options = factOf(Arg);
       if (Options.OptionsWithoutDevice)
         return Source; // to(dtype): the device does not change
-      noteCudaUse(Options);
+      noteCudaUse(Call, Options);
       Target = Options.Devices;
     } else if (ArgKind == ValueKind::Device || ArgKind == ValueKind::DeviceType ||
                stringLiteralIn(Arg)) {
       ValueFact Device = deviceFromArguments(Arg);
-      noteCudaUse(Device);
+      noteCudaUse(Call, Device);
       Target = Device.Devices;
     } else {
       return Source; // to(kFloat) and other non-device conversions

@@ -123,9 +123,12 @@ void diagnoseCreateThenMove(const FunctionFacts &Facts, FindingsHandler &Handler
   std::unique_ptr<ParentMap> Parents; // built for the first finding
   for (const Transfer &T : Facts.transfers()) {
     const CallExpr *Factory = T.IsSync ? nullptr : Facts.hostFactoryThatMade(T.Source);
-    std::optional<AbstractDevice> To = T.Target.single();
-    // A move to the cpu, or a dtype-only to(), moves nothing.
-    if (T.IsSync || !Factory || !To || To->isCpu() || isNonLeafParameterMove(Facts, *T.Call))
+    // A move to the cpu moves nothing; one to a device not known here
+    // (`to(x.device())`, `to(pick_device())`) may well move.
+    bool ToHost = llvm::all_of(T.Target.devices(),
+                               [](const AbstractDevice &D) { return D.isCpu(); });
+    if (T.IsSync || !Factory || T.Target.isBottom() || (T.Target.isKnown() && ToHost) ||
+        isNonLeafParameterMove(Facts, *T.Call))
       continue;
     // One bug, one report: a move whose result is thrown away is
     // placement-discarded-transfer's; once fixed, this may apply.

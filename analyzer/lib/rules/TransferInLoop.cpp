@@ -86,14 +86,55 @@ bool isInvariant(const Transfer &T, const Stmt &Loop, BodyFacts &Body) {
   std::optional<AbstractDevice> To = T.Target.single();
   if (T.IsSync || (From && To && compare(*From, *To) == Agreement::Same))
     return false;
-  const ValueDecl *Source = trackedDecl(stripCopies(T.Call->getImplicitObjectArgument()));
-  if (!Source)
+  // A variable, or a field of one (`rollout.observations`).
+  const Expr *Receiver = stripCopies(T.Call->getImplicitObjectArgument());
+  const ValueDecl *Source = rootDecl(Receiver);
+  if (!Source || (!trackedDecl(Receiver) && !isa<MemberExpr>(Receiver->IgnoreParenImpCasts())))
     return false;
   if (const auto *Var = dyn_cast<VarDecl>(Source); Var && Body.isDeclaredIn(*Var, Loop))
     return false;
-  return !Body.isChangedIn(*Source, Loop) &&
+  return !Body.isChangedIn(*Source, Loop) && Body.isInvariantIn(*Receiver, Loop) &&
          llvm::all_of(T.Call->arguments(),
                       [&](const Expr *Arg) { return Body.isInvariantIn(*Arg, Loop); });
+}
+
+// The variable that Receiver is a part of: an element of a container
+// (`chunks[i]`, `v.at(i)`), a slice or selection of a tensor
+// (`obs.index_select(0, idx)`, `obs.narrow(0, i, n)`, `obs[i]`).
+const Expr *wholeOf(const Expr *Receiver, const ApiModel &Model) {
+  const Expr *E = stripCopies(Receiver)->IgnoreParenImpCasts();
+  if (const auto *Op = dyn_cast<CXXOperatorCallExpr>(E);
+      Op && Op->getOperator() == OO_Subscript && Op->getNumArgs() == 2)
+    E = Op->getArg(0);
+  else if (const auto *Call = dyn_cast<CXXMemberCallExpr>(E)) {
+    CallKind Kind = Model.classifyCall(*Call).Kind;
+    if (Kind != CallKind::ListRead && Kind != CallKind::Indexing && Kind != CallKind::OtherApi &&
+        Kind != CallKind::ShapePreserving)
+      return nullptr;
+    E = Call->getImplicitObjectArgument();
+  } else {
+    return nullptr;
+  }
+  return trackedDecl(stripCopies(E)) ? stripCopies(E) : nullptr;
+}
+
+// A part of a variable moved in an inner loop, the variable unchanged in an
+// outer one: each part crosses the bus once per outer iteration. Returns
+// that outer loop.
+const Stmt *outerLoopOfWhole(const Transfer &T, const Stmt &Loop, const Expr &Whole,
+                             BodyFacts &Body) {
+  const ValueDecl *Var = trackedDecl(&Whole);
+  std::optional<AbstractDevice> To = T.Target.single();
+  if (!Var || !To || To->isCpu())
+    return nullptr;
+  const Stmt *Found = nullptr;
+  for (const Stmt *Outer = Body.parentLoop(Loop); Outer; Outer = Body.parentLoop(*Outer)) {
+    const auto *Local = dyn_cast<VarDecl>(Var);
+    if ((Local && Body.isDeclaredIn(*Local, *Outer)) || Body.isChangedIn(*Var, *Outer))
+      break;
+    Found = Outer;
+  }
+  return Found;
 }
 
 // A copy from a device (every device the tensor may be on; a Device
@@ -173,6 +214,11 @@ void diagnoseTransferInLoop(const FunctionFacts &Facts, FindingsHandler &Handler
       Handler.onRoundTripInLoop(Finding);
     } else if (isInvariant(T, *Loop, Body)) {
       Handler.onInvariantTransferInLoop({T.Call, Receiver, Loop, T.Target});
+    } else if (const Expr *Whole = wholeOf(Receiver, Body.model());
+               const Stmt *Outer = Whole ? outerLoopOfWhole(T, *Loop, *Whole, Body) : nullptr) {
+      LoopTransferFinding Finding{T.Call, Receiver, Outer, T.Target};
+      Finding.Whole = Whole;
+      Handler.onInvariantTransferInLoop(Finding);
     } else if (isSync(T) && !Body.hasInnerLoop(*Loop)) {
       // A sync once per epoch, after the batch loop, is not the hot path.
       SyncFinding Finding;

@@ -73,6 +73,7 @@ enum class CallKind {
   ShapePreserving, // relu, exp, clone: same device and rank as the input
   Reshape,         // view, reshape, unsqueeze: same device, the sizes given
   ShapeOf,         // view_as(y), expand_as(y): y gives only a shape
+  Split,           // split, chunk, unbind: a list of parts, on the tensor's device
   Loss,            // functional losses: inputs on one device, a 0-dim result
   // Reading a tensor's placement.
   DeviceOf,        // t.device()
@@ -97,6 +98,7 @@ enum class CallKind {
   OptimizerConstruction, // std::make_unique<SGD>(params, ...): an optimizer
   OptimizerStep,         // optimizer.step(): changes its tensors in place
   DatasetLoad,           // any method of a dataset: tensors loaded on the host
+  SerializedLoad,        // torch::load(t, path): t read from a file, on the host
   // The std facilities that hold tensors.
   StdMove,     // std::move, std::forward: the value itself
   TupleMake,   // std::make_tuple, make_pair, forward_as_tuple
@@ -208,6 +210,8 @@ public:
   bool isLossModule(clang::QualType Type) const;
   // A std::tuple or std::pair.
   static bool isTuple(clang::QualType Type);
+  // A std::optional (c10::optional is one).
+  static bool isOptional(clang::QualType Type);
   // An optimizer (torch::optim::Adam, ...), which changes the tensors it
   // holds in place on every step().
   bool isOptimizer(clang::QualType Type) const;

@@ -72,6 +72,10 @@ struct LoopTransferFinding {
   // Instead of a loop: the method that moves a field of its object on
   // every call.
   const clang::FunctionDecl *PerCallOf = nullptr;
+  // The tensor (or container of them) a part of which Receiver is, when
+  // Loop is an outer loop in which that whole does not change (a stored
+  // rollout uploaded a minibatch at a time in every epoch).
+  const clang::Expr *Whole = nullptr;
 };
 
 struct RoundTripFinding : LoopTransferFinding {
