@@ -46,9 +46,9 @@ ValueFact DeviceFlow::evaluateConstruct(const CXXConstructExpr &Construct) {
     if (Kind == ValueKind::Aggregate)
       return constructByUser(Construct);
     if (std::optional<llvm::SmallVector<const Expr *, 4>> Elements = listElements(&Construct))
-      return newList(*Elements);
+      return newList(Construct, *Elements);
     // vector<Tensor>(n, t): n copies of t; vector<Tensor>(): empty.
-    return Args.size() == 2 ? newList(Args[1]) : Args.empty() ? ValueFact()
+    return Args.size() == 2 ? newList(Construct, Args[1]) : Args.empty() ? ValueFact()
                                                               : ValueFact::unknown();
   case ValueKind::Tensor:
   case ValueKind::DeviceType:
@@ -78,7 +78,7 @@ ValueFact DeviceFlow::evaluateInitList(const InitListExpr &List) {
   ValueKind Kind = Model.classify(List.getType());
   llvm::ArrayRef<const Expr *> Inits(List.getInits(), List.getNumInits());
   if (Kind == ValueKind::TensorList)
-    return newList(Inits);
+    return newList(List, Inits);
   const CXXRecordDecl *Record = List.getType()->getAsCXXRecordDecl();
   if (Kind != ValueKind::Aggregate || !Record || Record->getNumBases() != 0 ||
       List.getNumInits() == 0)

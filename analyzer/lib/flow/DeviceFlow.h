@@ -172,7 +172,7 @@ private:
   ValueFact evaluateListMethod(const clang::CXXMemberCallExpr &Call, ApiCall Api);
   // The value a list gets from Element (a tensor, or a value holding one).
   AbstractValue elementValue(const clang::Expr *Element);
-  ValueFact newList(llvm::ArrayRef<const clang::Expr *> Elements);
+  ValueFact newList(const clang::Expr &Made, llvm::ArrayRef<const clang::Expr *> Elements);
   // A tuple or pair made of Elements: each its own part, the whole their join.
   ValueFact newTuple(const clang::Expr &Made, llvm::ArrayRef<const clang::Expr *> Elements);
 

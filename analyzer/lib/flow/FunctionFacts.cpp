@@ -208,6 +208,14 @@ const CallExpr *FunctionFacts::hostFactoryThatMade(const ValueFact &Fact, unsign
 bool FunctionFacts::requiresGrad(const ValueFact &Fact) const {
   ApiCall Api;
   const CallExpr *Call = callThatMade(Fact, Api);
+  // An element of a list written here (`{randn(…, requires_grad()), …}`):
+  // if every element does.
+  if (!Call && Fact.MadeBy && ExprFacts.count(Fact.MadeBy))
+    if (std::optional<llvm::SmallVector<const Expr *, 4>> Elements = listElements(Fact.MadeBy))
+      return !Elements->empty() && llvm::all_of(*Elements, [&](const Expr *Element) {
+        const ValueFact *Made = factAt(convertedValue(Element));
+        return Made && requiresGrad(*Made);
+      });
   if (!Call)
     return false;
   if (Api.Kind == CallKind::MarkRequiresGrad)

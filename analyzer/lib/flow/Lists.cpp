@@ -26,10 +26,13 @@ AbstractValue DeviceFlow::elementValue(const Expr *Element) {
              : AbstractValue(ValueFact::unknown());
 }
 
-ValueFact DeviceFlow::newList(llvm::ArrayRef<const Expr *> Elements) {
+ValueFact DeviceFlow::newList(const Expr &Made, llvm::ArrayRef<const Expr *> Elements) {
   AbstractValue List;
   for (const Expr *Element : Elements)
     List = List.join(elementValue(Element));
+  // Made by its list: what the elements share is read from them there.
+  if (!List.Whole.Devices.isBottom() && !List.Whole.MadeBy)
+    List.Whole.MadeBy = &Made;
   return List.Whole;
 }
 

@@ -225,9 +225,11 @@ ValueFact DeviceFlow::applyModule(const Expr &Call, const Expr &ModuleExpr,
   Operand ModuleOperand{moduleOperand(&ModuleExpr), Module, /*Promotable=*/false};
   ModuleOperand.Fact.Dim = ZeroDim::No;
   Operands.insert(Operands.begin() + 1, std::move(ModuleOperand));
-  // After a mismatch the module would have run where its weights are.
-  bool Mismatch = findConflict(Operands).has_value() ||
-                  llvm::any_of(Operands, [](const Operand &O) { return O.Fact.AfterMismatch; });
+  bool Mismatch = findConflict(Operands).has_value();
+  // An input made by an operation that threw: had it run, the output would
+  // be where the module's weights are.
+  bool InputAfterMismatch =
+      llvm::any_of(Operands, [](const Operand &O) { return O.Fact.AfterMismatch; });
   operation(Call, "forward", ResultRank::Unknown, std::move(Operands));
   // It threw there: nothing computed from its result is reported again.
   if (Mismatch) {
@@ -235,8 +237,8 @@ ValueFact DeviceFlow::applyModule(const Expr &Call, const Expr &ModuleExpr,
     Failed.AfterMismatch = true;
     return Failed;
   }
-  return resultOf(Call, InputFact.Devices.isKnown() ? InputFact.Devices : Module.Devices,
-                  ResultDim);
+  bool OnInput = InputFact.Devices.isKnown() && !InputAfterMismatch;
+  return resultOf(Call, OnInput ? InputFact.Devices : Module.Devices, ResultDim);
 }
 
 } // namespace placelint::analysis
