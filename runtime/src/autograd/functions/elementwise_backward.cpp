@@ -110,6 +110,8 @@ Tensor unary_gradient(UnaryOp op, const Tensor &grad, const Tensor &saved) {
     return grad * saved;
   case UnaryOp::Log:
     return grad / saved;
+  case UnaryOp::Sqrt:
+    return grad / (saved * 2);
   }
   PL_ASSERT(false && "unary op without a backward formula");
   return {};
