@@ -99,18 +99,17 @@ TEST(OpCatalogue, FreeFunctionsAndInPlaceFormsComputeTheMethod) {
 TEST(OpCatalogue, ElementwiseTablesFollowTheCatalogue) {
   using pl::backend::BinaryOp;
   using pl::backend::UnaryOp;
+#define PL_EXPECT_TABLES(Op, Name, Method, InPlace, Backward)                                      \
+  EXPECT_STREQ(pl::ops::info(Op::Name).name, #Method);                                             \
+  EXPECT_STREQ(pl::ops::info(Op::Name).in_place, #InPlace);                                        \
+  EXPECT_STREQ(pl::ops::info(Op::Name).backward, Backward);                                        \
+  EXPECT_STREQ(pl::ops::names(pl::ops::OpId::Name).name, #Method);
 #define PL_UNARY_OP(Name, Kind, Method, Function, InPlace, Operator, Devices, Result, Rank,        \
                     Backward, ...)                                                                 \
-  EXPECT_STREQ(pl::ops::info(UnaryOp::Name).name, #Method);                                        \
-  EXPECT_STREQ(pl::ops::info(UnaryOp::Name).in_place, #InPlace);                                   \
-  EXPECT_STREQ(pl::ops::info(UnaryOp::Name).backward, Backward);                                   \
-  EXPECT_STREQ(pl::ops::names(pl::ops::OpId::Name).name, #Method);
+  PL_EXPECT_TABLES(UnaryOp, Name, Method, InPlace, Backward)
 #define PL_BINARY_OP(Name, Kind, Method, Function, InPlace, Operator, Devices, Result, Rank,       \
                      Backward, ...)                                                                \
-  EXPECT_STREQ(pl::ops::info(BinaryOp::Name).name, #Method);                                       \
-  EXPECT_STREQ(pl::ops::info(BinaryOp::Name).in_place, #InPlace);                                  \
-  EXPECT_STREQ(pl::ops::info(BinaryOp::Name).backward, Backward);                                  \
-  EXPECT_STREQ(pl::ops::names(pl::ops::OpId::Name).name, #Method);
+  PL_EXPECT_TABLES(BinaryOp, Name, Method, InPlace, Backward)
 #define PL_BINARY_KERNEL(Name, OpName, ...) EXPECT_STREQ(pl::ops::info(BinaryOp::Name).name, #OpName);
 #include <placelint/ops.def>
 }

@@ -38,14 +38,19 @@ template <class F> decltype(auto) visit_dtype(ScalarType type, F &&f) {
   return f(float{});
 }
 
+// One case of the switches below: Op::Name runs functors::Name where Dtypes
+// admits T.
+#define PL_DISPATCH_CASE(Op, Name, Dtypes)                                                         \
+  case Op::Name:                                                                                   \
+    if constexpr (ops::admits<T>(ops::DTypes::Dtypes))                                             \
+      return f(functors::Name{});                                                                  \
+    break;
+
 template <class T, class F> void visit_unary_op(UnaryOp op, F &&f) {
   switch (op) {
 #define PL_UNARY_OP(Name, Kind, Method, Function, InPlace, Operator, Devices, Result, Rank,        \
                     Backward, Dtypes, ...)                                                         \
-  case UnaryOp::Name:                                                                              \
-    if constexpr (ops::admits<T>(ops::DTypes::Dtypes))                                             \
-      return f(functors::Name{});                                                                  \
-    break;
+  PL_DISPATCH_CASE(UnaryOp, Name, Dtypes)
 #include <placelint/ops.def>
   }
   PL_ASSERT(false && "unary op dispatched for a dtype the front end rejects");
@@ -55,18 +60,13 @@ template <class T, class F> void visit_binary_op(BinaryOp op, F &&f) {
   switch (op) {
 #define PL_BINARY_OP(Name, Kind, Method, Function, InPlace, Operator, Devices, Result, Rank,       \
                      Backward, Dtypes, ...)                                                        \
-  case BinaryOp::Name:                                                                             \
-    if constexpr (ops::admits<T>(ops::DTypes::Dtypes))                                             \
-      return f(functors::Name{});                                                                  \
-    break;
-#define PL_BINARY_KERNEL(Name, OpName, Dtypes)                                                     \
-  case BinaryOp::Name:                                                                             \
-    if constexpr (ops::admits<T>(ops::DTypes::Dtypes))                                             \
-      return f(functors::Name{});                                                                  \
-    break;
+  PL_DISPATCH_CASE(BinaryOp, Name, Dtypes)
+#define PL_BINARY_KERNEL(Name, OpName, Dtypes) PL_DISPATCH_CASE(BinaryOp, Name, Dtypes)
 #include <placelint/ops.def>
   }
   PL_ASSERT(false && "binary op dispatched for a dtype the front end rejects");
 }
+
+#undef PL_DISPATCH_CASE
 
 } // namespace pl::backend
