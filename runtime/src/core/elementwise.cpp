@@ -14,7 +14,8 @@ namespace {
 using backend::BinaryOp;
 using backend::UnaryOp;
 
-const char *binary_name(BinaryOp op, bool in_place) {
+// The op's name in messages (ops.def's method or in-place method).
+template <class Op> const char *op_name(Op op, bool in_place) {
   return in_place ? ops::info(op).in_place : ops::info(op).name;
 }
 
@@ -35,7 +36,7 @@ void check_in_place_cast(std::string_view name, ScalarType result, ScalarType se
 }
 
 Tensor binary_out_of_place(BinaryOp op, const Tensor &self, const Tensor &other) {
-  const char *name = binary_name(op, false);
+  const char *name = op_name(op, false);
   const Device device = detail::common_device(name, {{"self", &self}, {"other", &other}});
   const TensorImpl &a = *self.impl();
   const TensorImpl &b = *other.impl();
@@ -66,7 +67,7 @@ Tensor binary_out_of_place(BinaryOp op, const Tensor &self, const Tensor &other)
 
 Tensor binary_with_scalar(BinaryOp op, const Tensor &self, const Scalar &other,
                           bool scalar_is_lhs) {
-  const char *name = binary_name(op, false);
+  const char *name = op_name(op, false);
   detail::check_defined(name, "self", self);
   const TensorImpl &a = *self.impl();
   detail::ResultTypeState promotion;
@@ -83,7 +84,7 @@ Tensor binary_with_scalar(BinaryOp op, const Tensor &self, const Scalar &other,
 }
 
 Tensor &binary_in_place(BinaryOp op, const Tensor &self, const Tensor &other) {
-  const char *name = binary_name(op, true);
+  const char *name = op_name(op, true);
   const Device device =
       detail::common_device(name, {{"self", &self}, {"other", &other}}, /*self_index=*/0);
   const TensorImpl &a = *self.impl();
@@ -120,7 +121,7 @@ Tensor &binary_in_place(BinaryOp op, const Tensor &self, const Tensor &other) {
 }
 
 Tensor &binary_in_place(BinaryOp op, const Tensor &self, const Scalar &other) {
-  const char *name = binary_name(op, true);
+  const char *name = op_name(op, true);
   detail::check_defined(name, "self", self);
   const TensorImpl &a = *self.impl();
   detail::ResultTypeState promotion;
@@ -141,12 +142,8 @@ Tensor &binary_in_place(BinaryOp op, const Tensor &self, const Scalar &other) {
   return const_cast<Tensor &>(self);
 }
 
-const char *unary_name(UnaryOp op, bool in_place) {
-  return in_place ? ops::info(op).in_place : ops::info(op).name;
-}
-
 Tensor unary_out_of_place(UnaryOp op, const Tensor &self) {
-  const char *name = unary_name(op, false);
+  const char *name = op_name(op, false);
   detail::check_defined(name, "self", self);
   const TensorImpl &a = *self.impl();
   const ScalarType dtype = compute_type(name, ops::info(op), a.dtype);
@@ -158,7 +155,7 @@ Tensor unary_out_of_place(UnaryOp op, const Tensor &self) {
 }
 
 Tensor &unary_in_place(UnaryOp op, const Tensor &self) {
-  const char *name = unary_name(op, true);
+  const char *name = op_name(op, true);
   detail::check_defined(name, "self", self);
   const TensorImpl &a = *self.impl();
   check_in_place_cast(name, compute_type(name, ops::info(op), a.dtype), a.dtype);
