@@ -151,9 +151,6 @@ struct OverwriteBackward final : Node {
   const char *kind;
 };
 
-const char *in_place_name(BinaryOp op) { return ops::info(op).in_place; }
-const char *in_place_name(UnaryOp op) { return ops::info(op).in_place; }
-
 } // namespace
 
 void RecordingHooks::record_binary(BinaryOp op, const Tensor &out, const Tensor &self,
@@ -210,7 +207,7 @@ void RecordingHooks::record_clone(const Tensor &out, const Tensor &self) const {
 
 Tensor &RecordingHooks::binary_in_place(BinaryOp op, const Tensor &self, const Tensor &other,
                                         const std::function<void()> &forward) const {
-  if (!prepare_in_place(in_place_name(op), self, {&self, &other})) {
+  if (!prepare_in_place(ops::info(op).in_place, self, {&self, &other})) {
     forward();
     return const_cast<Tensor &>(self);
   }
@@ -233,7 +230,7 @@ Tensor &RecordingHooks::binary_in_place(BinaryOp op, const Tensor &self, const T
 
 Tensor &RecordingHooks::binary_scalar_in_place(BinaryOp op, const Tensor &self, const Scalar &other,
                                                const std::function<void()> &forward) const {
-  if (!prepare_in_place(in_place_name(op), self, {&self})) {
+  if (!prepare_in_place(ops::info(op).in_place, self, {&self})) {
     forward();
     return const_cast<Tensor &>(self);
   }
@@ -246,7 +243,7 @@ Tensor &RecordingHooks::binary_scalar_in_place(BinaryOp op, const Tensor &self, 
 
 Tensor &RecordingHooks::unary_in_place(UnaryOp op, const Tensor &self,
                                        const std::function<void()> &forward) const {
-  if (!prepare_in_place(in_place_name(op), self, {&self})) {
+  if (!prepare_in_place(ops::info(op).in_place, self, {&self})) {
     forward();
     return const_cast<Tensor &>(self);
   }
