@@ -210,6 +210,9 @@ def parse_op(macro: str, fields: List[str]) -> Op:
     if macro in ("PL_UNARY_OP", "PL_BINARY_OP"):
         if not (op.method and op.function and op.in_place):
             raise ValueError("a %s entry names its method, function and in-place form" % macro)
+        if not op.backward:
+            raise ValueError("a %s entry names its backward node (its gradient is recorded)"
+                             % macro)
         dtypes = one_of(fields[10], OP_DTYPES, "DTypes")
         saves = one_of(fields[11], OP_SAVES, "Saves") if macro == "PL_UNARY_OP" else ""
         bool_error = unquote(fields[-1], "bool_error")
