@@ -125,11 +125,11 @@ public:
   Tensor flatten(std::int64_t start_dim = 0, std::int64_t end_dim = -1) const;
 
   // ---- elementwise ----------------------------------------------------------
-  // One method and its in-place form per op of <placelint/ops.def>: for each
-  // PL_BINARY_OP (add sub mul div) `Tensor add(const Tensor &other) const`,
-  // `add(const Scalar &)`, `Tensor &add_(const Tensor &) const` and
-  // `add_(const Scalar &)`; for each PL_UNARY_OP (neg relu exp log)
-  // `Tensor relu() const` and `Tensor &relu_() const`.
+  // One method and its in-place form per elementwise op of
+  // <placelint/ops.def>: for a PL_BINARY_OP such as add,
+  // `Tensor add(const Tensor &other) const`, `add(const Scalar &)`,
+  // `Tensor &add_(const Tensor &) const` and `add_(const Scalar &)`; for a
+  // PL_UNARY_OP such as relu, `Tensor relu() const` and `Tensor &relu_() const`.
 #define PL_BINARY_OP(Name, Kind, Method, Function, InPlace, ...)                                   \
   Tensor Method(const Tensor &other) const;                                                        \
   Tensor Method(const Scalar &other) const;                                                        \

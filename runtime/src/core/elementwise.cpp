@@ -1,6 +1,6 @@
 // Elementwise operations, one per PL_UNARY_OP and PL_BINARY_OP entry of
-// <placelint/ops.def> (+ - * / with tensors and scalars, broadcasting, type
-// promotion, in-place forms; relu exp log neg), and fill_.
+// <placelint/ops.def> (binary ops with tensors and scalars, broadcasting,
+// type promotion; unary ops; in-place forms), and fill_.
 #include <pl/ops.h>
 #include <placelint/rule_ids.h>
 

@@ -1,6 +1,6 @@
-// Backward formulas of the elementwise ops (+ - * / with tensors and
-// scalars, relu exp log neg, clone) and of their in-place forms, fill_ and
-// copy_. Broadcasting, dtype and device are undone by the engine. The node
+// Backward formulas of the elementwise ops of ops.def (binary ops with
+// tensors and scalars, unary ops), of clone and of the in-place forms, fill_
+// and copy_. Broadcasting, dtype and device are undone by the engine. The node
 // names and what a unary op saves come from <placelint/ops.def>.
 #include <pl/ops.h>
 

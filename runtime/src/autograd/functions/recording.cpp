@@ -1,7 +1,5 @@
 #include "autograd/functions/recording.h"
 
-#include <algorithm>
-
 #include <pl/ops.h>
 
 #include "autograd/record.h"
