@@ -16,7 +16,7 @@ config.name = "placelint-" + mode
 config.test_format = lit.formats.ShTest(execute_external=True)
 config.suffixes = [".cpp"]
 # Directories under test/ that hold GoogleTest sources, not lit tests, and
-# the mock headers that tests include.
+# the headers that tests include.
 config.excludes = ["Inputs", "CMakeLists.txt", "analysis", "runtime", "cuda",
                    "install", "parity", "libtorch", "tool"]
 config.test_source_root = os.path.dirname(__file__)
@@ -39,8 +39,12 @@ def include_flags(dirs):
 
 
 config.substitutions.append(("%check_placement", check_placement))
-config.substitutions.append(("%mock_includes", "-isystem " + os.path.join(
-    config.test_source_root, "analyzer", "Inputs")))
+# %mock_includes: the runtime's own headers for <pl/pl.h> (so that the pl API
+# the tests see cannot drift from the runtime's), as system headers, and the
+# small mock of <torch/torch.h> and the helper headers in analyzer/Inputs.
+config.substitutions.append(("%mock_includes", " ".join(
+    "-isystem " + d for d in config.pl_include_dirs + [
+        os.path.join(config.test_source_root, "analyzer", "Inputs")] if os.path.isdir(d))))
 config.substitutions.append(("%pl_includes", include_flags(config.pl_include_dirs)))
 config.substitutions.append(("%torch_includes", "-isystem " + config.torch_api_include_dir))
 config.substitutions.append(("%torch_api_dir", config.torch_api_include_dir))

@@ -30,9 +30,17 @@ const char *const PlSnippetPrelude =
     "Tensor opaque(const Tensor &); Device pickDevice();\n";
 
 std::vector<std::string> snippetArgs() {
-  return {"-std=c++20", "-fsyntax-only", "-Wno-unused-value",
-          "-resource-dir", PL_TEST_CLANG_RESOURCE_DIR,
-          "-isystem", PL_TEST_MOCK_INCLUDE_DIR};
+  std::vector<std::string> Args = {"-std=c++20", "-fsyntax-only", "-Wno-unused-value",
+                                   "-resource-dir", PL_TEST_CLANG_RESOURCE_DIR};
+  llvm::SmallVector<llvm::StringRef, 4> Dirs;
+  llvm::StringRef(PL_TEST_PL_INCLUDE_DIRS).split(Dirs, '|');
+  for (llvm::StringRef Dir : Dirs) {
+    Args.push_back("-isystem");
+    Args.push_back(Dir.str());
+  }
+  Args.push_back("-isystem");
+  Args.push_back(PL_TEST_MOCK_INCLUDE_DIR);
+  return Args;
 }
 
 namespace {

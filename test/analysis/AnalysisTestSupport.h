@@ -1,6 +1,6 @@
-// Runs the device analysis on a snippet that includes the lit tests' mock of
-// the `pl` API (<pl/pl.h>) or of libtorch (<torch/torch.h>), from
-// test/analyzer/Inputs, and renders what it found as strings that tests
+// Runs the device analysis on a snippet that includes the runtime's
+// <pl/pl.h> or the lit tests' mock of libtorch (<torch/torch.h>, from
+// test/analyzer/Inputs), and renders what it found as strings that tests
 // compare.
 #pragma once
 
@@ -32,12 +32,13 @@ struct AnalysisRun {
 AnalysisRun analyzeFunction(llvm::StringRef Code, llvm::StringRef FunctionName,
                             ApiProfile Profile = ApiProfile::Auto);
 
-// The first two lines of a `pl` snippet: the mock's include, `using namespace
+// The first two lines of a `pl` snippet: the runtime's include, `using namespace
 // pl;` and the test helpers (`probe`, `use`, `fill`, `load`, `opaque`,
 // `pickDevice`). Lines in the findings count from the include as 1.
 extern const char *const PlSnippetPrelude;
 
-// The compiler arguments that parse a snippet against the mocks.
+// The compiler arguments that parse a snippet against the runtime's headers
+// and the libtorch mock.
 std::vector<std::string> snippetArgs();
 
 } // namespace placelint::analysis::testing

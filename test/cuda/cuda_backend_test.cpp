@@ -167,6 +167,7 @@ TEST_F(CudaTest, UnaryOpsMatchCpu) {
     expect_matches_cpu(cuda.relu(), cpu.relu());
     expect_matches_cpu(cuda.exp(), cpu.exp());
     expect_matches_cpu(cuda.exp().log(), cpu.exp().log());
+    expect_matches_cpu(cuda.exp().sqrt(), cpu.exp().sqrt());
     expect_matches_cpu(cuda.t().relu(), cpu.t().relu());
   }
   const pl::Tensor longs = pl::arange(-5, 5);

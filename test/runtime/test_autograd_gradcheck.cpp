@@ -55,6 +55,7 @@ TEST_P(Gradcheck, UnaryOps) {
   gradcheck([](const Inputs &x) { return x[0].relu(); }, {signed_away_from_zero({3, 4})}, device());
   gradcheck([](const Inputs &x) { return x[0].exp(); }, {input({3, 4})}, device());
   gradcheck([](const Inputs &x) { return x[0].log(); }, {positive({3, 4})}, device());
+  gradcheck([](const Inputs &x) { return x[0].sqrt(); }, {positive({3, 4})}, device());
   gradcheck([](const Inputs &x) { return -x[0]; }, {input({3, 4})}, device());
 }
 
@@ -69,6 +70,7 @@ TEST_P(Gradcheck, InPlaceOpsOnNonLeaves) {
             device());
   gradcheck([](const Inputs &x) { return (x[0] * 1).exp_(); }, {a}, device());
   gradcheck([](const Inputs &x) { return (x[0] * 1).log_(); }, {a}, device());
+  gradcheck([](const Inputs &x) { return (x[0] * 1).sqrt_(); }, {a}, device());
   gradcheck([](const Inputs &x) { return (x[0] * 1).neg_(); }, {a}, device());
   gradcheck([](const Inputs &x) { return (x[0] * 1).relu_(); }, {signed_away_from_zero({2, 3})},
             device());

@@ -168,6 +168,26 @@ TEST_P(Elementwise, UnaryOpsMatchTheMathLibrary) {
   EXPECT_EQ(pl::tensor({1, 2}, pl::TensorOptions(device())).exp().dtype(), pl::kFloat);
 }
 
+TEST_P(Elementwise, SqrtMatchesTheMathLibrary) {
+  const std::vector<double> input{0.0, 0.25, 2.0, 9.0};
+  const pl::Tensor t = make(input, {4}, device(), pl::kDouble);
+  const auto root = values(t.sqrt());
+  for (std::size_t i = 0; i < input.size(); ++i)
+    EXPECT_DOUBLE_EQ(root[i], std::sqrt(input[i]));
+  EXPECT_EQ(values(pl::sqrt(t)), root);
+  pl::Tensor in_place = t.clone();
+  EXPECT_TRUE(in_place.sqrt_().is_same(in_place));
+  EXPECT_EQ(values(in_place), root);
+  EXPECT_TRUE(std::isnan(values(make({-1.0}, {1}, device()).sqrt())[0]));
+  // Integers compute in Float, as for exp and log, which an in-place sqrt_
+  // cannot write back.
+  const pl::Tensor longs = pl::tensor({4, 9}, pl::TensorOptions(device()));
+  EXPECT_EQ(values(longs.sqrt()), (std::vector<double>{2, 3}));
+  EXPECT_EQ(longs.sqrt().dtype(), pl::kFloat);
+  EXPECT_THROW_CONTAINING(longs.sqrt_(), pl::DTypeError,
+                          "sqrt_: result type Float can't be cast to the desired output type Long");
+}
+
 TEST_P(Elementwise, InPlaceOpsWriteIntoSelfAndReturnIt) {
   pl::Tensor a = make({1, 2, 3, 4, 5, 6}, {2, 3}, device());
   const pl::Tensor row = make({10, 20, 30}, {3}, device());

@@ -10,14 +10,14 @@
 
 namespace pl {
 
-inline Tensor add(const Tensor &self, const Tensor &other) { return self.add(other); }
-inline Tensor add(const Tensor &self, const Scalar &other) { return self.add(other); }
-inline Tensor sub(const Tensor &self, const Tensor &other) { return self.sub(other); }
-inline Tensor sub(const Tensor &self, const Scalar &other) { return self.sub(other); }
-inline Tensor mul(const Tensor &self, const Tensor &other) { return self.mul(other); }
-inline Tensor mul(const Tensor &self, const Scalar &other) { return self.mul(other); }
-inline Tensor div(const Tensor &self, const Tensor &other) { return self.div(other); }
-inline Tensor div(const Tensor &self, const Scalar &other) { return self.div(other); }
+// One free function per method of the elementwise ops of <placelint/ops.def>
+// (pl::add(a, b) is a.add(b), pl::relu(t) is t.relu()).
+#define PL_BINARY_OP(Name, Kind, Method, Function, ...)                                            \
+  inline Tensor Function(const Tensor &self, const Tensor &other) { return self.Method(other); }   \
+  inline Tensor Function(const Tensor &self, const Scalar &other) { return self.Method(other); }
+#define PL_UNARY_OP(Name, Kind, Method, Function, ...)                                             \
+  inline Tensor Function(const Tensor &self) { return self.Method(); }
+#include <placelint/ops.def>
 
 // scalar (op) tensor, keeping the operand order for - and /.
 Tensor rsub(const Tensor &self, const Scalar &other); // other - self
@@ -35,11 +35,6 @@ inline Tensor operator+(const Scalar &a, const Tensor &b) { return b.add(a); }
 inline Tensor operator-(const Scalar &a, const Tensor &b) { return rsub(b, a); }
 inline Tensor operator*(const Scalar &a, const Tensor &b) { return b.mul(a); }
 inline Tensor operator/(const Scalar &a, const Tensor &b) { return rdiv(b, a); }
-
-inline Tensor relu(const Tensor &self) { return self.relu(); }
-inline Tensor exp(const Tensor &self) { return self.exp(); }
-inline Tensor log(const Tensor &self) { return self.log(); }
-inline Tensor neg(const Tensor &self) { return self.neg(); }
 
 inline Tensor sum(const Tensor &self) { return self.sum(); }
 inline Tensor sum(const Tensor &self, IntArrayRef dims, bool keepdim = false) {

@@ -125,22 +125,21 @@ public:
   Tensor flatten(std::int64_t start_dim = 0, std::int64_t end_dim = -1) const;
 
   // ---- elementwise ----------------------------------------------------------
-  Tensor add(const Tensor &other) const;
-  Tensor add(const Scalar &other) const;
-  Tensor sub(const Tensor &other) const;
-  Tensor sub(const Scalar &other) const;
-  Tensor mul(const Tensor &other) const;
-  Tensor mul(const Scalar &other) const;
-  Tensor div(const Tensor &other) const;
-  Tensor div(const Scalar &other) const;
-  Tensor &add_(const Tensor &other) const;
-  Tensor &add_(const Scalar &other) const;
-  Tensor &sub_(const Tensor &other) const;
-  Tensor &sub_(const Scalar &other) const;
-  Tensor &mul_(const Tensor &other) const;
-  Tensor &mul_(const Scalar &other) const;
-  Tensor &div_(const Tensor &other) const;
-  Tensor &div_(const Scalar &other) const;
+  // One method and its in-place form per elementwise op of
+  // <placelint/ops.def>: for a PL_BINARY_OP such as add,
+  // `Tensor add(const Tensor &other) const`, `add(const Scalar &)`,
+  // `Tensor &add_(const Tensor &) const` and `add_(const Scalar &)`; for a
+  // PL_UNARY_OP such as relu, `Tensor relu() const` and `Tensor &relu_() const`.
+#define PL_BINARY_OP(Name, Kind, Method, Function, InPlace, ...)                                   \
+  Tensor Method(const Tensor &other) const;                                                        \
+  Tensor Method(const Scalar &other) const;                                                        \
+  Tensor &InPlace(const Tensor &other) const;                                                      \
+  Tensor &InPlace(const Scalar &other) const;
+#define PL_UNARY_OP(Name, Kind, Method, Function, InPlace, ...)                                    \
+  Tensor Method() const;                                                                           \
+  Tensor &InPlace() const;
+#include <placelint/ops.def>
+
   Tensor &operator+=(const Tensor &other) const { return add_(other); }
   Tensor &operator+=(const Scalar &other) const { return add_(other); }
   Tensor &operator-=(const Tensor &other) const { return sub_(other); }
@@ -151,14 +150,6 @@ public:
   Tensor &operator/=(const Scalar &other) const { return div_(other); }
   Tensor operator-() const { return neg(); }
 
-  Tensor relu() const;
-  Tensor exp() const;
-  Tensor log() const;
-  Tensor neg() const;
-  Tensor &relu_() const;
-  Tensor &exp_() const;
-  Tensor &log_() const;
-  Tensor &neg_() const;
   Tensor &fill_(const Scalar &value) const;
   Tensor &zero_() const { return fill_(0); }
 

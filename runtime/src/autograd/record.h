@@ -1,79 +1,57 @@
-// The hooks through which the front end's ops record their history. Each op
-// computes its result as before, then tests is_tracked() on its operands:
-// for plain tensors that is one null-pointer test per operand, and nothing
-// else runs. The record_* functions check grad mode and requires_grad.
+// Autograd's implementation of the core's hooks (core/autograd_hooks.h,
+// which documents each one): each member is defined beside the backward
+// formula of its op family in functions/, and recording.cpp registers the
+// one instance when the library loads. The members check grad mode and
+// requires_grad.
 #pragma once
 
-#include <cstdint>
-#include <functional>
-#include <source_location>
-
-#include <pl/tensor.h>
-
-#include "core/backend.h"
+#include "core/autograd_hooks.h"
 
 namespace pl::autograd {
 
-inline bool is_tracked(const Tensor &tensor) noexcept {
-  return tensor.impl() != nullptr && tensor.impl()->autograd_meta != nullptr;
-}
-inline bool is_tracked(const Tensor &a, const Tensor &b) noexcept {
-  return is_tracked(a) || is_tracked(b);
-}
-bool is_tracked(TensorList tensors) noexcept;
+class RecordingHooks final : public detail::AutogradHooks {
+public:
+  // functions/elementwise_backward.cpp
+  void record_binary(backend::BinaryOp op, const Tensor &out, const Tensor &self,
+                     const Tensor &other) const override;
+  void record_binary_scalar(backend::BinaryOp op, const Tensor &out, const Tensor &self,
+                            const Scalar &other, bool scalar_is_lhs) const override;
+  void record_unary(backend::UnaryOp op, const Tensor &out, const Tensor &self) const override;
+  void record_clone(const Tensor &out, const Tensor &self) const override;
+  Tensor &binary_in_place(backend::BinaryOp op, const Tensor &self, const Tensor &other,
+                          const std::function<void()> &forward) const override;
+  Tensor &binary_scalar_in_place(backend::BinaryOp op, const Tensor &self, const Scalar &other,
+                                 const std::function<void()> &forward) const override;
+  Tensor &unary_in_place(backend::UnaryOp op, const Tensor &self,
+                         const std::function<void()> &forward) const override;
+  Tensor &fill_in_place(const Tensor &self, const std::function<void()> &forward) const override;
+  Tensor &copy_in_place(const Tensor &self, const Tensor &src, std::source_location loc,
+                        const std::function<void()> &forward) const override;
 
-// ---- elementwise ----------------------------------------------------------------
-void record_binary(backend::BinaryOp op, const Tensor &out, const Tensor &self,
-                   const Tensor &other);
-void record_binary_scalar(backend::BinaryOp op, const Tensor &out, const Tensor &self,
-                          const Scalar &other, bool scalar_is_lhs);
-void record_unary(backend::UnaryOp op, const Tensor &out, const Tensor &self);
-void record_clone(const Tensor &out, const Tensor &self);
+  // functions/reduction_backward.cpp
+  void record_sum(const Tensor &out, const Tensor &self, IntArrayRef dims) const override;
+  void record_mean(const Tensor &out, const Tensor &self, IntArrayRef dims) const override;
+  void record_max(const Tensor &value, const Tensor &self) const override;
+  void record_max_dim(const Tensor &values, const Tensor &indices, const Tensor &self,
+                      std::int64_t dim) const override;
 
-// In-place ops on a tracked operand: `forward` does the write; the hook
-// refuses a leaf that requires grad (and a view of one), saves what the
-// formula needs before the write, and then makes `self` the output of the
-// new node. Returns self.
-Tensor &binary_in_place(backend::BinaryOp op, const Tensor &self, const Tensor &other,
-                        const std::function<void()> &forward);
-Tensor &binary_scalar_in_place(backend::BinaryOp op, const Tensor &self, const Scalar &other,
-                               const std::function<void()> &forward);
-Tensor &unary_in_place(backend::UnaryOp op, const Tensor &self,
-                       const std::function<void()> &forward);
-Tensor &fill_in_place(const Tensor &self, const std::function<void()> &forward);
-// `loc`: copy_'s caller, named by the transfer guard when src's gradient
-// moves back to src's device.
-Tensor &copy_in_place(const Tensor &self, const Tensor &src, std::source_location loc,
-                      const std::function<void()> &forward);
+  // functions/linalg_backward.cpp
+  void record_matmul(const Tensor &out, const Tensor &self, const Tensor &other) const override;
+  void record_linear(const Tensor &out, const Tensor &input, const Tensor &weight,
+                     const Tensor &bias) const override;
 
-// ---- reductions -----------------------------------------------------------------
-void record_sum(const Tensor &out, const Tensor &self, IntArrayRef dims);
-void record_mean(const Tensor &out, const Tensor &self, IntArrayRef dims);
-// max(): the gradient goes to the maximal elements, split evenly between
-// ties (as PyTorch's evenly_distribute_backward).
-void record_max(const Tensor &value, const Tensor &self);
-// The values of max(dim): the gradient goes to the element `indices` names.
-void record_max_dim(const Tensor &values, const Tensor &indices, const Tensor &self,
-                    std::int64_t dim);
+  // functions/view_backward.cpp
+  void record_reshape(const Tensor &out, const Tensor &self) const override;
+  void record_transpose(const Tensor &out, const Tensor &self, std::int64_t dim0,
+                        std::int64_t dim1) const override;
+  void record_narrow(const Tensor &out, const Tensor &self, std::int64_t dim,
+                     std::int64_t start) const override;
+  void record_select(const Tensor &out, const Tensor &self, std::int64_t dim,
+                     std::int64_t index) const override;
 
-// ---- linear algebra ---------------------------------------------------------------
-void record_matmul(const Tensor &out, const Tensor &self, const Tensor &other);
-void record_linear(const Tensor &out, const Tensor &input, const Tensor &weight,
-                   const Tensor &bias);
-
-// ---- views --------------------------------------------------------------------------
-// view, reshape, flatten, squeeze, unsqueeze, t of a vector: same elements,
-// other sizes.
-void record_reshape(const Tensor &out, const Tensor &self);
-void record_transpose(const Tensor &out, const Tensor &self, std::int64_t dim0, std::int64_t dim1);
-void record_narrow(const Tensor &out, const Tensor &self, std::int64_t dim, std::int64_t start);
-void record_select(const Tensor &out, const Tensor &self, std::int64_t dim, std::int64_t index);
-
-// ---- joins and transfers -----------------------------------------------------------
-void record_cat(const Tensor &out, TensorList tensors, std::int64_t dim);
-// to/cuda/cpu (device and/or dtype): the gradient goes back to the source's
-// device and dtype. A move of a requires-grad leaf remembers `loc` for
-// placement-non-leaf-parameter.
-void record_to(const Tensor &out, const Tensor &self, std::source_location loc);
+  // functions/join_backward.cpp, functions/transfer_backward.cpp
+  void record_cat(const Tensor &out, TensorList tensors, std::int64_t dim) const override;
+  void record_to(const Tensor &out, const Tensor &self, std::source_location loc) const override;
+};
 
 } // namespace pl::autograd

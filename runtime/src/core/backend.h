@@ -53,10 +53,24 @@ struct ScalarArg {
   std::int64_t integral;
 };
 
-enum class UnaryOp : std::int8_t { Neg, Relu, Exp, Log };
-// EqualMask: see functors::EqualMask (internal: detail::equal_mask).
-enum class BinaryOp : std::int8_t { Add, Sub, Mul, Div, EqualMask };
-enum class ReduceOp : std::int8_t { Sum, Mean, Max, ArgMax };
+// The kernels' ops: one per PL_UNARY_OP, PL_BINARY_OP (and PL_BINARY_KERNEL)
+// and PL_REDUCE_OP entry of <placelint/ops.def>, in its order. An elementwise
+// op runs the functor of its name (functors::Exp for UnaryOp::Exp) on the
+// element types its DTypes column admits (core/dispatch.h); EqualMask is
+// functors::EqualMask, which only the backward formulas use.
+enum class UnaryOp : std::int8_t {
+#define PL_UNARY_OP(Name, ...) Name,
+#include <placelint/ops.def>
+};
+enum class BinaryOp : std::int8_t {
+#define PL_BINARY_OP(Name, ...) Name,
+#define PL_BINARY_KERNEL(Name, ...) Name,
+#include <placelint/ops.def>
+};
+enum class ReduceOp : std::int8_t {
+#define PL_REDUCE_OP(Name, ...) Name,
+#include <placelint/ops.def>
+};
 
 // A backend's stream, opaque to the front end (cudaStream_t for CUDA).
 using StreamHandle = void *;
@@ -140,8 +154,9 @@ public:
 
   // Page-locked host memory that this backend's devices copy from and to
   // asynchronously, from a caching allocator; nullptr when the backend has
-  // none (the front end reports that). Freed blocks are reused only after
-  // the copies queued on them have finished.
+  // none (has_pinned_host_memory() false; the front end reports it). Freed
+  // blocks are reused only after the copies queued on them have finished.
+  virtual bool has_pinned_host_memory() const { return false; }
   virtual void *allocate_pinned_host(std::size_t /*nbytes*/) { return nullptr; }
   virtual void deallocate_pinned_host(void * /*ptr*/) noexcept {}
 

@@ -1,10 +1,12 @@
-// Elementwise operations: + - * / with tensors and scalars (broadcasting,
-// type promotion, in-place forms), relu exp log neg, fill_.
+// Elementwise operations, one per PL_UNARY_OP and PL_BINARY_OP entry of
+// <placelint/ops.def> (binary ops with tensors and scalars, broadcasting,
+// type promotion; unary ops; in-place forms), and fill_.
 #include <pl/ops.h>
 #include <placelint/rule_ids.h>
 
-#include "autograd/record.h"
+#include "core/autograd_hooks.h"
 #include "core/internal.h"
+#include "core/op_catalogue.h"
 
 namespace pl {
 namespace {
@@ -12,28 +14,18 @@ namespace {
 using backend::BinaryOp;
 using backend::UnaryOp;
 
-const char *binary_name(BinaryOp op, bool in_place) {
-  switch (op) {
-  case BinaryOp::Add:
-    return in_place ? "add_" : "add";
-  case BinaryOp::Sub:
-    return in_place ? "sub_" : "sub";
-  case BinaryOp::Mul:
-    return in_place ? "mul_" : "mul";
-  case BinaryOp::Div:
-    return in_place ? "div_" : "div";
-  case BinaryOp::EqualMask:
-    return "equal_mask";
-  }
-  return "?";
+// The op's name in messages (ops.def's method or in-place method).
+template <class Op> const char *op_name(Op op, bool in_place) {
+  return in_place ? ops::info(op).in_place : ops::info(op).name;
 }
 
-// The dtype the op computes in, from the promoted operand type.
-ScalarType compute_type(std::string_view name, BinaryOp op, ScalarType promoted) {
-  PL_CHECK(!(op == BinaryOp::Sub && promoted == ScalarType::Bool), DTypeError, name,
-           ": subtraction of two bool values is not supported; use logical_xor or ~ instead");
-  // True division: integers divide as floats.
-  if (op == BinaryOp::Div && !is_floating_type(promoted))
+// The dtype an elementwise op computes in, from its operands' promoted
+// type: ops.def's DTypes (a bool operand of a NotBool op is an error; a
+// Floating op computes integers as floats, as true division does).
+ScalarType compute_type(std::string_view name, const ops::ElementwiseOp &op, ScalarType promoted) {
+  PL_CHECK(!(op.dtypes == ops::DTypes::NotBool && promoted == ScalarType::Bool), DTypeError, name,
+           ": ", op.bool_error);
+  if (op.dtypes == ops::DTypes::Floating && !is_floating_type(promoted))
     return kDefaultFloat;
   return promoted;
 }
@@ -44,14 +36,14 @@ void check_in_place_cast(std::string_view name, ScalarType result, ScalarType se
 }
 
 Tensor binary_out_of_place(BinaryOp op, const Tensor &self, const Tensor &other) {
-  const char *name = binary_name(op, false);
+  const char *name = op_name(op, false);
   const Device device = detail::common_device(name, {{"self", &self}, {"other", &other}});
   const TensorImpl &a = *self.impl();
   const TensorImpl &b = *other.impl();
   detail::ResultTypeState promotion;
   promotion.add(a);
   promotion.add(b);
-  const ScalarType dtype = compute_type(name, op, promotion.result());
+  const ScalarType dtype = compute_type(name, ops::info(op), promotion.result());
   const auto sizes = detail::broadcast_sizes(name, a.sizes, b.sizes);
   Tensor out = detail::make_tensor(sizes, dtype, device);
   if (out.numel() == 0)
@@ -75,13 +67,13 @@ Tensor binary_out_of_place(BinaryOp op, const Tensor &self, const Tensor &other)
 
 Tensor binary_with_scalar(BinaryOp op, const Tensor &self, const Scalar &other,
                           bool scalar_is_lhs) {
-  const char *name = binary_name(op, false);
+  const char *name = op_name(op, false);
   detail::check_defined(name, "self", self);
   const TensorImpl &a = *self.impl();
   detail::ResultTypeState promotion;
   promotion.add(a);
   promotion.add(other);
-  const ScalarType dtype = compute_type(name, op, promotion.result());
+  const ScalarType dtype = compute_type(name, ops::info(op), promotion.result());
   Tensor out = detail::make_tensor(a.sizes, dtype, a.device);
   if (out.numel() == 0)
     return out;
@@ -92,7 +84,7 @@ Tensor binary_with_scalar(BinaryOp op, const Tensor &self, const Scalar &other,
 }
 
 Tensor &binary_in_place(BinaryOp op, const Tensor &self, const Tensor &other) {
-  const char *name = binary_name(op, true);
+  const char *name = op_name(op, true);
   const Device device =
       detail::common_device(name, {{"self", &self}, {"other", &other}}, /*self_index=*/0);
   const TensorImpl &a = *self.impl();
@@ -100,7 +92,7 @@ Tensor &binary_in_place(BinaryOp op, const Tensor &self, const Tensor &other) {
   detail::ResultTypeState promotion;
   promotion.add(a);
   promotion.add(b);
-  const ScalarType dtype = compute_type(name, op, promotion.result());
+  const ScalarType dtype = compute_type(name, ops::info(op), promotion.result());
   check_in_place_cast(name, dtype, a.dtype);
   const auto sizes = detail::broadcast_sizes(name, a.sizes, b.sizes);
   PL_CHECK(IntArrayRef(sizes) == a.sizes, ShapeError, name, ": output with shape ", a.sizes,
@@ -129,13 +121,13 @@ Tensor &binary_in_place(BinaryOp op, const Tensor &self, const Tensor &other) {
 }
 
 Tensor &binary_in_place(BinaryOp op, const Tensor &self, const Scalar &other) {
-  const char *name = binary_name(op, true);
+  const char *name = op_name(op, true);
   detail::check_defined(name, "self", self);
   const TensorImpl &a = *self.impl();
   detail::ResultTypeState promotion;
   promotion.add(a);
   promotion.add(other);
-  const ScalarType dtype = compute_type(name, op, promotion.result());
+  const ScalarType dtype = compute_type(name, ops::info(op), promotion.result());
   check_in_place_cast(name, dtype, a.dtype);
   if (a.numel > 0) {
     if (dtype != a.dtype) {
@@ -150,35 +142,11 @@ Tensor &binary_in_place(BinaryOp op, const Tensor &self, const Scalar &other) {
   return const_cast<Tensor &>(self);
 }
 
-const char *unary_name(UnaryOp op, bool in_place) {
-  switch (op) {
-  case UnaryOp::Neg:
-    return in_place ? "neg_" : "neg";
-  case UnaryOp::Relu:
-    return in_place ? "relu_" : "relu";
-  case UnaryOp::Exp:
-    return in_place ? "exp_" : "exp";
-  case UnaryOp::Log:
-    return in_place ? "log_" : "log";
-  }
-  return "?";
-}
-
-ScalarType unary_result_type(std::string_view name, UnaryOp op, ScalarType input) {
-  PL_CHECK(!(op == UnaryOp::Neg && input == ScalarType::Bool), DTypeError, name,
-           ": negation of a bool tensor is not supported; use logical_not instead");
-  PL_CHECK(!(op == UnaryOp::Relu && input == ScalarType::Bool), DTypeError, name,
-           ": not supported for bool tensors");
-  if ((op == UnaryOp::Exp || op == UnaryOp::Log) && !is_floating_type(input))
-    return kDefaultFloat;
-  return input;
-}
-
 Tensor unary_out_of_place(UnaryOp op, const Tensor &self) {
-  const char *name = unary_name(op, false);
+  const char *name = op_name(op, false);
   detail::check_defined(name, "self", self);
   const TensorImpl &a = *self.impl();
-  const ScalarType dtype = unary_result_type(name, op, a.dtype);
+  const ScalarType dtype = compute_type(name, ops::info(op), a.dtype);
   Tensor out = detail::make_tensor(a.sizes, dtype, a.device);
   if (out.numel() > 0)
     detail::backend_of(a.device).unary(a.device.index(), op, detail::kernel_arg(out),
@@ -187,10 +155,10 @@ Tensor unary_out_of_place(UnaryOp op, const Tensor &self) {
 }
 
 Tensor &unary_in_place(UnaryOp op, const Tensor &self) {
-  const char *name = unary_name(op, true);
+  const char *name = op_name(op, true);
   detail::check_defined(name, "self", self);
   const TensorImpl &a = *self.impl();
-  check_in_place_cast(name, unary_result_type(name, op, a.dtype), a.dtype);
+  check_in_place_cast(name, compute_type(name, ops::info(op), a.dtype), a.dtype);
   if (a.numel > 0) {
     const backend::TensorArg arg = detail::kernel_arg(a);
     detail::backend_of(a.device).unary(a.device.index(), op, arg, arg);
@@ -203,71 +171,67 @@ Tensor &unary_in_place(UnaryOp op, const Tensor &self) {
 // cost one pointer test per operand for tensors outside autograd.
 Tensor tracked_binary(BinaryOp op, const Tensor &self, const Tensor &other) {
   Tensor out = binary_out_of_place(op, self, other);
-  if (autograd::is_tracked(self, other)) [[unlikely]]
-    autograd::record_binary(op, out, self, other);
+  if (detail::is_tracked(self, other)) [[unlikely]]
+    detail::autograd_hooks().record_binary(op, out, self, other);
   return out;
 }
 
 Tensor tracked_binary_scalar(BinaryOp op, const Tensor &self, const Scalar &other,
                              bool scalar_is_lhs) {
   Tensor out = binary_with_scalar(op, self, other, scalar_is_lhs);
-  if (autograd::is_tracked(self)) [[unlikely]]
-    autograd::record_binary_scalar(op, out, self, other, scalar_is_lhs);
+  if (detail::is_tracked(self)) [[unlikely]]
+    detail::autograd_hooks().record_binary_scalar(op, out, self, other, scalar_is_lhs);
   return out;
 }
 
 Tensor &tracked_binary_in_place(BinaryOp op, const Tensor &self, const Tensor &other) {
-  if (autograd::is_tracked(self, other)) [[unlikely]]
-    return autograd::binary_in_place(op, self, other, [&] { binary_in_place(op, self, other); });
+  if (detail::is_tracked(self, other)) [[unlikely]]
+    return detail::autograd_hooks().binary_in_place(op, self, other,
+                                                    [&] { binary_in_place(op, self, other); });
   return binary_in_place(op, self, other);
 }
 
 Tensor &tracked_binary_in_place(BinaryOp op, const Tensor &self, const Scalar &other) {
-  if (autograd::is_tracked(self)) [[unlikely]]
-    return autograd::binary_scalar_in_place(op, self, other,
-                                            [&] { binary_in_place(op, self, other); });
+  if (detail::is_tracked(self)) [[unlikely]]
+    return detail::autograd_hooks().binary_scalar_in_place(
+        op, self, other, [&] { binary_in_place(op, self, other); });
   return binary_in_place(op, self, other);
 }
 
 Tensor tracked_unary(UnaryOp op, const Tensor &self) {
   Tensor out = unary_out_of_place(op, self);
-  if (autograd::is_tracked(self)) [[unlikely]]
-    autograd::record_unary(op, out, self);
+  if (detail::is_tracked(self)) [[unlikely]]
+    detail::autograd_hooks().record_unary(op, out, self);
   return out;
 }
 
 Tensor &tracked_unary_in_place(UnaryOp op, const Tensor &self) {
-  if (autograd::is_tracked(self)) [[unlikely]]
-    return autograd::unary_in_place(op, self, [&] { unary_in_place(op, self); });
+  if (detail::is_tracked(self)) [[unlikely]]
+    return detail::autograd_hooks().unary_in_place(op, self, [&] { unary_in_place(op, self); });
   return unary_in_place(op, self);
 }
 
 } // namespace
 
-Tensor Tensor::add(const Tensor &other) const {
-  return tracked_binary(BinaryOp::Add, *this, other);
-}
-Tensor Tensor::sub(const Tensor &other) const {
-  return tracked_binary(BinaryOp::Sub, *this, other);
-}
-Tensor Tensor::mul(const Tensor &other) const {
-  return tracked_binary(BinaryOp::Mul, *this, other);
-}
-Tensor Tensor::div(const Tensor &other) const {
-  return tracked_binary(BinaryOp::Div, *this, other);
-}
-Tensor Tensor::add(const Scalar &other) const {
-  return tracked_binary_scalar(BinaryOp::Add, *this, other, false);
-}
-Tensor Tensor::sub(const Scalar &other) const {
-  return tracked_binary_scalar(BinaryOp::Sub, *this, other, false);
-}
-Tensor Tensor::mul(const Scalar &other) const {
-  return tracked_binary_scalar(BinaryOp::Mul, *this, other, false);
-}
-Tensor Tensor::div(const Scalar &other) const {
-  return tracked_binary_scalar(BinaryOp::Div, *this, other, false);
-}
+// The methods of the elementwise ops, one set per entry of ops.def.
+#define PL_BINARY_OP(Name, Kind, Method, Function, InPlace, ...)                                   \
+  Tensor Tensor::Method(const Tensor &other) const {                                               \
+    return tracked_binary(BinaryOp::Name, *this, other);                                           \
+  }                                                                                                \
+  Tensor Tensor::Method(const Scalar &other) const {                                               \
+    return tracked_binary_scalar(BinaryOp::Name, *this, other, false);                             \
+  }                                                                                                \
+  Tensor &Tensor::InPlace(const Tensor &other) const {                                             \
+    return tracked_binary_in_place(BinaryOp::Name, *this, other);                                  \
+  }                                                                                                \
+  Tensor &Tensor::InPlace(const Scalar &other) const {                                             \
+    return tracked_binary_in_place(BinaryOp::Name, *this, other);                                  \
+  }
+#define PL_UNARY_OP(Name, Kind, Method, Function, InPlace, ...)                                    \
+  Tensor Tensor::Method() const { return tracked_unary(UnaryOp::Name, *this); }                    \
+  Tensor &Tensor::InPlace() const { return tracked_unary_in_place(UnaryOp::Name, *this); }
+#include <placelint/ops.def>
+
 Tensor rsub(const Tensor &self, const Scalar &other) {
   return tracked_binary_scalar(BinaryOp::Sub, self, other, true);
 }
@@ -275,41 +239,11 @@ Tensor rdiv(const Tensor &self, const Scalar &other) {
   return tracked_binary_scalar(BinaryOp::Div, self, other, true);
 }
 
-Tensor &Tensor::add_(const Tensor &other) const {
-  return tracked_binary_in_place(BinaryOp::Add, *this, other);
-}
-Tensor &Tensor::sub_(const Tensor &other) const {
-  return tracked_binary_in_place(BinaryOp::Sub, *this, other);
-}
-Tensor &Tensor::mul_(const Tensor &other) const {
-  return tracked_binary_in_place(BinaryOp::Mul, *this, other);
-}
-Tensor &Tensor::div_(const Tensor &other) const {
-  return tracked_binary_in_place(BinaryOp::Div, *this, other);
-}
-Tensor &Tensor::add_(const Scalar &other) const {
-  return tracked_binary_in_place(BinaryOp::Add, *this, other);
-}
-Tensor &Tensor::sub_(const Scalar &other) const {
-  return tracked_binary_in_place(BinaryOp::Sub, *this, other);
-}
-Tensor &Tensor::mul_(const Scalar &other) const {
-  return tracked_binary_in_place(BinaryOp::Mul, *this, other);
-}
-Tensor &Tensor::div_(const Scalar &other) const {
-  return tracked_binary_in_place(BinaryOp::Div, *this, other);
-}
-
-Tensor Tensor::relu() const { return tracked_unary(UnaryOp::Relu, *this); }
-Tensor Tensor::exp() const { return tracked_unary(UnaryOp::Exp, *this); }
-Tensor Tensor::log() const { return tracked_unary(UnaryOp::Log, *this); }
-Tensor Tensor::neg() const { return tracked_unary(UnaryOp::Neg, *this); }
-Tensor &Tensor::relu_() const { return tracked_unary_in_place(UnaryOp::Relu, *this); }
-Tensor &Tensor::exp_() const { return tracked_unary_in_place(UnaryOp::Exp, *this); }
-Tensor &Tensor::log_() const { return tracked_unary_in_place(UnaryOp::Log, *this); }
-Tensor &Tensor::neg_() const { return tracked_unary_in_place(UnaryOp::Neg, *this); }
-
 namespace detail {
+
+void add_in_place_untracked(const Tensor &self, const Tensor &other) {
+  binary_in_place(BinaryOp::Add, self, other);
+}
 
 Tensor equal_mask(const Tensor &self, const Tensor &other) {
   return binary_out_of_place(BinaryOp::EqualMask, self, other);
@@ -332,8 +266,8 @@ Tensor &Tensor::fill_(const Scalar &value) const {
     detail::fill_values(impl, value);
     impl.storage->bump_version();
   };
-  if (impl.autograd_meta != nullptr) [[unlikely]]
-    return autograd::fill_in_place(*this, fill);
+  if (detail::is_tracked(*this)) [[unlikely]]
+    return detail::autograd_hooks().fill_in_place(*this, fill);
   fill();
   return self_ref();
 }

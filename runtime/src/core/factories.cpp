@@ -84,8 +84,9 @@ Tensor empty(IntArrayRef sizes, TensorOptions options, SourceLocation loc) {
   const Device device = detail::resolve_device(options.device(), loc);
   if (options.pinned_memory()) {
     detail::check_pinnable("empty", device);
-    return detail::host_factory_result(detail::make_pinned_tensor(sizes, options.dtype(), loc),
-                                       options, loc);
+    return detail::host_factory_result(
+        detail::make_pinned_tensor(sizes, options.dtype(), detail::kPinnedMemoryFor, loc), options,
+        loc);
   }
   return detail::host_factory_result(detail::make_tensor(sizes, options.dtype(), device), options,
                                      loc);

@@ -104,6 +104,16 @@ struct Log {
   }
 };
 
+struct Sqrt {
+  template <class T> PL_HOST_DEVICE T operator()(T a) const {
+#if defined(__CUDA_ARCH__)
+    return ::sqrt(a);
+#else
+    return std::sqrt(a);
+#endif
+  }
+};
+
 // ---- reductions -----------------------------------------------------------
 // A reduction is identity(), combine(acc, value) in index order, and
 // finish(acc, count). Backends may combine partial accumulators in any order

@@ -81,9 +81,14 @@ DimVector contiguous_strides(IntArrayRef sizes);
 std::int64_t checked_numel(IntArrayRef sizes, ScalarType dtype, Device device);
 // A new contiguous tensor on a resolved device; validates sizes.
 Tensor make_tensor(IntArrayRef sizes, ScalarType dtype, Device device);
-// A new contiguous cpu tensor in pinned host memory (core/pinned.cpp);
-// DeviceError naming loc when there is no CUDA device.
-Tensor make_pinned_tensor(IntArrayRef sizes, ScalarType dtype, std::source_location loc);
+// The device type whose pinned host memory pin_memory() and
+// TensorOptions::pinned_memory() ask for, as in libtorch.
+inline constexpr DeviceType kPinnedMemoryFor = kCUDA;
+// A new contiguous cpu tensor in host memory pinned by the backend of
+// `accelerator` (core/pinned.cpp); DeviceError naming loc when there is no
+// device of that type.
+Tensor make_pinned_tensor(IntArrayRef sizes, ScalarType dtype, DeviceType accelerator,
+                          std::source_location loc);
 // DeviceError unless device is the cpu: only host memory can be pinned.
 void check_pinnable(std::string_view op, Device device);
 // `made`, pinned when options ask for pinned memory (a factory's last step).
@@ -110,6 +115,9 @@ Tensor with_requires_grad(Tensor made, const TensorOptions &options);
 void fill_values(const TensorImpl &impl, const Scalar &value);
 // A copy of t converted to dtype on its device (t itself when it has dtype).
 Tensor cast(const Tensor &tensor, ScalarType dtype);
+// self += other, recording no history (a step inside an op that records its
+// own node, such as linear's bias).
+void add_in_place_untracked(const Tensor &self, const Tensor &other);
 // functors::EqualMask of two tensors on one device, broadcast, in their
 // promoted dtype; records no history (the backward formulas' masks).
 Tensor equal_mask(const Tensor &self, const Tensor &other);

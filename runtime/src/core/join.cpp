@@ -3,7 +3,7 @@
 
 #include <pl/ops.h>
 
-#include "autograd/record.h"
+#include "core/autograd_hooks.h"
 #include "core/internal.h"
 
 namespace pl {
@@ -61,8 +61,8 @@ Tensor cat(TensorList tensors, std::int64_t dim) {
     }
     offset += impl.sizes[d];
   }
-  if (autograd::is_tracked(tensors)) [[unlikely]]
-    autograd::record_cat(out, tensors, dim);
+  if (detail::is_tracked(tensors)) [[unlikely]]
+    detail::autograd_hooks().record_cat(out, tensors, dim);
   return out;
 }
 

@@ -1,8 +1,7 @@
 // matmul, mm and linear, over the backends' gemm.
-#include <pl/autograd.h>
 #include <pl/ops.h>
 
-#include "autograd/record.h"
+#include "core/autograd_hooks.h"
 #include "core/internal.h"
 
 namespace pl {
@@ -135,8 +134,8 @@ Tensor Tensor::mm(const Tensor &mat2) const {
            "mm: expected two matrices, but got ", a.sizes.size(), "D and ", b.sizes.size(), "D");
   check_gemm_dtypes("mm", "self", a, "mat2", b);
   Tensor out = matmul_checked("mm", *this, mat2);
-  if (autograd::is_tracked(*this, mat2)) [[unlikely]]
-    autograd::record_matmul(out, *this, mat2);
+  if (detail::is_tracked(*this, mat2)) [[unlikely]]
+    detail::autograd_hooks().record_matmul(out, *this, mat2);
   return out;
 }
 
@@ -144,8 +143,8 @@ Tensor Tensor::matmul(const Tensor &other) const {
   detail::common_device("matmul", {{"self", this}, {"other", &other}});
   check_gemm_dtypes("matmul", "self", *impl_, "other", *other.impl());
   Tensor out = matmul_checked("matmul", *this, other);
-  if (autograd::is_tracked(*this, other)) [[unlikely]]
-    autograd::record_matmul(out, *this, other);
+  if (detail::is_tracked(*this, other)) [[unlikely]]
+    detail::autograd_hooks().record_matmul(out, *this, other);
   return out;
 }
 
@@ -170,11 +169,10 @@ Tensor linear(const Tensor &input, const Tensor &weight, const Tensor &bias) {
     PL_CHECK(b.dtype == w.dtype, DTypeError, "linear: expected 'bias' of dtype ", w.dtype,
              ", but got ", b.dtype);
     // The bias joins the product inside linear's own node.
-    const NoGradGuard no_grad;
-    out.add_(bias);
+    detail::add_in_place_untracked(out, bias);
   }
-  if (autograd::is_tracked(input, weight) || autograd::is_tracked(bias)) [[unlikely]]
-    autograd::record_linear(out, input, weight, bias);
+  if (detail::is_tracked(input, weight) || detail::is_tracked(bias)) [[unlikely]]
+    detail::autograd_hooks().record_linear(out, input, weight, bias);
   return out;
 }
 

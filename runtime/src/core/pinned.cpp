@@ -7,13 +7,14 @@
 namespace pl {
 namespace detail {
 
-Tensor make_pinned_tensor(IntArrayRef sizes, ScalarType dtype, std::source_location loc) {
-  // Names the call site when the build or the machine has no CUDA device.
-  resolve_device(Device(kCUDA), loc);
+Tensor make_pinned_tensor(IntArrayRef sizes, ScalarType dtype, DeviceType accelerator,
+                          std::source_location loc) {
+  // Names the call site when the build or the machine has no such device.
+  resolve_device(Device(accelerator), loc);
   const std::int64_t numel = checked_numel(sizes, dtype, Device(kCPU));
   auto impl = std::make_shared<TensorImpl>();
   impl->storage = std::make_shared<StorageImpl>(
-      static_cast<std::size_t>(numel) * element_size(dtype), StorageImpl::PinnedFor{kCUDA});
+      static_cast<std::size_t>(numel) * element_size(dtype), StorageImpl::PinnedFor{accelerator});
   impl->device = Device(kCPU);
   impl->dtype = dtype;
   impl->sizes = sizes;
@@ -40,7 +41,7 @@ Tensor Tensor::pin_memory(SourceLocation loc) const {
   detail::check_pinnable("pin_memory", impl.device);
   if (impl.storage->is_pinned())
     return *this;
-  Tensor pinned = detail::make_pinned_tensor(impl.sizes, impl.dtype, loc);
+  Tensor pinned = detail::make_pinned_tensor(impl.sizes, impl.dtype, detail::kPinnedMemoryFor, loc);
   if (impl.numel > 0)
     detail::backend_of(impl.device)
         .copy(impl.device.index(), detail::kernel_arg(pinned), detail::kernel_arg(impl));

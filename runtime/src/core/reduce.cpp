@@ -1,5 +1,5 @@
 // Reductions: sum, mean, max, argmax, over all dims or a list of dims.
-#include "autograd/record.h"
+#include "core/autograd_hooks.h"
 #include "core/internal.h"
 
 namespace pl {
@@ -76,8 +76,8 @@ Tensor Tensor::sum(IntArrayRef dims, bool keepdim) const {
   const ScalarType dtype = is_floating_type(impl.dtype) ? impl.dtype : ScalarType::Long;
   const ReductionPlan plan = plan_reduction("sum", impl, dims, keepdim);
   Tensor out = run_reduction(ReduceOp::Sum, detail::cast(*this, dtype), plan, dtype);
-  if (autograd::is_tracked(*this)) [[unlikely]]
-    autograd::record_sum(out, *this, dims);
+  if (detail::is_tracked(*this)) [[unlikely]]
+    detail::autograd_hooks().record_sum(out, *this, dims);
   return out;
 }
 
@@ -88,8 +88,8 @@ Tensor Tensor::mean(IntArrayRef dims, bool keepdim) const {
            impl.dtype);
   const ReductionPlan plan = plan_reduction("mean", impl, dims, keepdim);
   Tensor out = run_reduction(ReduceOp::Mean, *this, plan, impl.dtype);
-  if (autograd::is_tracked(*this)) [[unlikely]]
-    autograd::record_mean(out, *this, dims);
+  if (detail::is_tracked(*this)) [[unlikely]]
+    detail::autograd_hooks().record_mean(out, *this, dims);
   return out;
 }
 
@@ -99,8 +99,8 @@ Tensor Tensor::max() const {
            "max: expected a non-empty tensor; specify the reduction dim with max(dim)");
   const ReductionPlan plan = plan_reduction("max", impl, {}, false);
   Tensor out = run_reduction(ReduceOp::Max, *this, plan, impl.dtype);
-  if (autograd::is_tracked(*this)) [[unlikely]]
-    autograd::record_max(out, *this);
+  if (detail::is_tracked(*this)) [[unlikely]]
+    detail::autograd_hooks().record_max(out, *this);
   return out;
 }
 
@@ -108,8 +108,8 @@ std::tuple<Tensor, Tensor> Tensor::max(std::int64_t dim, bool keepdim) const {
   const TensorImpl &impl = impl_ref();
   Tensor values = reduce_one_dim("max", ReduceOp::Max, *this, dim, keepdim, impl.dtype);
   Tensor indices = reduce_one_dim("max", ReduceOp::ArgMax, *this, dim, keepdim, ScalarType::Long);
-  if (autograd::is_tracked(*this)) [[unlikely]]
-    autograd::record_max_dim(values, indices, *this, dim);
+  if (detail::is_tracked(*this)) [[unlikely]]
+    detail::autograd_hooks().record_max_dim(values, indices, *this, dim);
   return {std::move(values), std::move(indices)};
 }
 

@@ -2,8 +2,7 @@
 #include <cstring>
 #include <limits>
 
-#include "autograd/graph.h"
-#include "autograd/record.h"
+#include "core/autograd_hooks.h"
 #include "core/dispatch.h"
 #include "core/functors.h"
 #include "core/internal.h"
@@ -185,22 +184,24 @@ Tensor convert(std::string_view op, const Tensor &src, Device target, ScalarType
   // Convert on the side where the data is smaller.
   Tensor moving = element_size(dtype) < element_size(impl.dtype) ? cast(src, dtype) : src;
   moving = moving.contiguous();
-  // non_blocking to the host lands in pinned memory, as in libtorch, so that
-  // the copy can run asynchronously; its values are there after a
-  // synchronisation (pl::cuda::synchronize, Stream::synchronize). Not when
-  // the host must convert the values at once: that copy is synchronous.
-  const bool pinned_result =
-      non_blocking && target.is_cpu() && impl.device.is_cuda() && moving.dtype() == dtype;
-  Tensor moved = pinned_result ? make_pinned_tensor(moving.sizes(), moving.dtype(), loc)
-                               : make_tensor(moving.sizes(), moving.dtype(), target);
+  // non_blocking to the host lands in the source backend's pinned memory,
+  // where it has some (CUDA), as in libtorch, so that the copy can run
+  // asynchronously; its values are there after a synchronisation
+  // (pl::cuda::synchronize, Stream::synchronize). Not when the host must
+  // convert the values at once: that copy is synchronous.
+  const bool pinned_result = non_blocking && target.is_cpu() && moving.dtype() == dtype &&
+                             backend_of(impl.device).has_pinned_host_memory();
+  Tensor moved = pinned_result
+                     ? make_pinned_tensor(moving.sizes(), moving.dtype(), impl.device.type(), loc)
+                     : make_tensor(moving.sizes(), moving.dtype(), target);
   copy_bytes(*moved.impl(), *moving.impl(), non_blocking);
   return cast(moved, dtype);
 }
 
 // A conversion's result, recorded for autograd when it is a new tensor.
 Tensor converted(const Tensor &self, Tensor out, std::source_location loc) {
-  if (autograd::is_tracked(self) && !out.is_same(self)) [[unlikely]]
-    autograd::record_to(out, self, loc);
+  if (detail::is_tracked(self) && !out.is_same(self)) [[unlikely]]
+    detail::autograd_hooks().record_to(out, self, loc);
   return out;
 }
 
@@ -348,8 +349,8 @@ Tensor &Tensor::copy_(const Tensor &src, bool non_blocking, SourceLocation loc) 
               detail::broadcast_arg(*staged.impl(), self.sizes));
     self.storage->bump_version();
   };
-  if (autograd::is_tracked(*this, src)) [[unlikely]]
-    return autograd::copy_in_place(*this, src, loc, copy);
+  if (detail::is_tracked(*this, src)) [[unlikely]]
+    return detail::autograd_hooks().copy_in_place(*this, src, loc, copy);
   copy();
   return self_ref();
 }
@@ -359,7 +360,7 @@ void Tensor::set_data(const Tensor &other) const {
   detail::check_defined("set_data", "other", other);
   // The handle keeps its place in autograd (Module::to moves parameters
   // that stay leaves).
-  std::shared_ptr<autograd::AutogradMeta> meta = std::move(impl_->autograd_meta);
+  auto meta = std::move(impl_->autograd_meta);
   *impl_ = *other.impl();
   impl_->autograd_meta = std::move(meta);
 }
@@ -370,8 +371,8 @@ Tensor Tensor::clone() const {
   if (impl.numel > 0)
     detail::backend_of(impl.device)
         .copy(impl.device.index(), detail::kernel_arg(*out.impl()), detail::kernel_arg(impl));
-  if (impl.autograd_meta != nullptr) [[unlikely]]
-    autograd::record_clone(out, *this);
+  if (detail::is_tracked(*this)) [[unlikely]]
+    detail::autograd_hooks().record_clone(out, *this);
   return out;
 }
 

@@ -2,7 +2,7 @@
 #include <algorithm>
 #include <optional>
 
-#include "autograd/record.h"
+#include "core/autograd_hooks.h"
 #include "core/internal.h"
 
 namespace pl {
@@ -79,8 +79,8 @@ std::optional<DimVector> view_strides(const TensorImpl &old, IntArrayRef sizes) 
 
 // A view with self's elements in other sizes, recorded for autograd.
 Tensor reshaped(const Tensor &self, Tensor out) {
-  if (autograd::is_tracked(self)) [[unlikely]]
-    autograd::record_reshape(out, self);
+  if (detail::is_tracked(self)) [[unlikely]]
+    detail::autograd_hooks().record_reshape(out, self);
   return out;
 }
 
@@ -119,8 +119,8 @@ Tensor Tensor::transpose(std::int64_t dim0, std::int64_t dim1) const {
   std::swap(sizes[d0], sizes[d1]);
   std::swap(strides[d0], strides[d1]);
   Tensor out = detail::make_view(*this, std::move(sizes), std::move(strides), impl.storage_offset);
-  if (autograd::is_tracked(*this)) [[unlikely]]
-    autograd::record_transpose(out, *this, dim0, dim1);
+  if (detail::is_tracked(*this)) [[unlikely]]
+    detail::autograd_hooks().record_transpose(out, *this, dim0, dim1);
   return out;
 }
 
@@ -148,8 +148,8 @@ Tensor Tensor::narrow(std::int64_t dim, std::int64_t start, std::int64_t length)
   sizes[d] = length;
   Tensor out = detail::make_view(*this, std::move(sizes), impl.strides,
                                  impl.storage_offset + start * impl.strides[d]);
-  if (autograd::is_tracked(*this)) [[unlikely]]
-    autograd::record_narrow(out, *this, static_cast<std::int64_t>(d), start);
+  if (detail::is_tracked(*this)) [[unlikely]]
+    detail::autograd_hooks().record_narrow(out, *this, static_cast<std::int64_t>(d), start);
   return out;
 }
 
@@ -169,8 +169,8 @@ Tensor Tensor::select(std::int64_t dim, std::int64_t index) const {
   sizes.erase(sizes.begin() + static_cast<std::ptrdiff_t>(d));
   strides.erase(strides.begin() + static_cast<std::ptrdiff_t>(d));
   Tensor out = detail::make_view(*this, std::move(sizes), std::move(strides), offset);
-  if (autograd::is_tracked(*this)) [[unlikely]]
-    autograd::record_select(out, *this, static_cast<std::int64_t>(d), index);
+  if (detail::is_tracked(*this)) [[unlikely]]
+    detail::autograd_hooks().record_select(out, *this, static_cast<std::int64_t>(d), index);
   return out;
 }
 

@@ -192,6 +192,7 @@ public:
     });
   }
 
+  bool has_pinned_host_memory() const override { return true; }
   void *allocate_pinned_host(std::size_t nbytes) override {
     return pinned_host_allocator().allocate(nbytes);
   }

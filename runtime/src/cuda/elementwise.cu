@@ -158,52 +158,6 @@ template <class T, class Op, bool ScalarIsLhs> struct WithScalar {
   }
 };
 
-// Calls f(Op{}) for a binary op, instantiated only for the dtypes the front
-// end dispatches (Sub: not Bool; Div: floating only), so that no kernel is
-// built that can never run.
-template <class T, class F> void visit_binary_op(BinaryOp op, F &&f) {
-  switch (op) {
-  case BinaryOp::Add:
-    return f(functors::Add{});
-  case BinaryOp::Mul:
-    return f(functors::Mul{});
-  case BinaryOp::Sub:
-    if constexpr (!std::is_same_v<T, bool>)
-      return f(functors::Sub{});
-    break;
-  case BinaryOp::Div:
-    if constexpr (std::is_floating_point_v<T>)
-      return f(functors::Div{});
-    break;
-  case BinaryOp::EqualMask:
-    return f(functors::EqualMask{});
-  }
-  PL_ASSERT(false && "binary op dispatched for a dtype the front end rejects");
-}
-
-// As visit_binary_op, for unary ops (Neg, Relu: not Bool; Exp, Log: floating).
-template <class T, class F> void visit_unary_op(UnaryOp op, F &&f) {
-  switch (op) {
-  case UnaryOp::Neg:
-    if constexpr (!std::is_same_v<T, bool>)
-      return f(functors::Neg{});
-    break;
-  case UnaryOp::Relu:
-    if constexpr (!std::is_same_v<T, bool>)
-      return f(functors::Relu{});
-    break;
-  case UnaryOp::Exp:
-    if constexpr (std::is_floating_point_v<T>)
-      return f(functors::Exp{});
-    break;
-  case UnaryOp::Log:
-    if constexpr (std::is_floating_point_v<T>)
-      return f(functors::Log{});
-    break;
-  }
-  PL_ASSERT(false && "unary op dispatched for a dtype the front end rejects");
-}
-
 } // namespace
 
 void launch_fill(cudaStream_t stream, const TensorArg &out, ScalarArg value) {
@@ -226,7 +180,8 @@ void launch_copy(cudaStream_t stream, const TensorArg &out, const TensorArg &in)
 void launch_unary(cudaStream_t stream, UnaryOp op, const TensorArg &out, const TensorArg &in) {
   backend::visit_dtype(out.dtype, [&](auto tag) {
     using T = decltype(tag);
-    visit_unary_op<T>(op, [&](auto op_tag) { launch_elementwise<1, T>(stream, op_tag, out, &in); });
+    backend::visit_unary_op<T>(
+        op, [&](auto op_tag) { launch_elementwise<1, T>(stream, op_tag, out, &in); });
   });
 }
 
@@ -234,8 +189,8 @@ void launch_binary(cudaStream_t stream, BinaryOp op, const TensorArg &out, const
                    const TensorArg &b) {
   backend::visit_dtype(out.dtype, [&](auto tag) {
     using T = decltype(tag);
-    visit_binary_op<T>(op,
-                       [&](auto op_tag) { launch_elementwise<2, T>(stream, op_tag, out, &a, &b); });
+    backend::visit_binary_op<T>(
+        op, [&](auto op_tag) { launch_elementwise<2, T>(stream, op_tag, out, &a, &b); });
   });
 }
 
@@ -243,7 +198,7 @@ void launch_binary_scalar(cudaStream_t stream, BinaryOp op, const TensorArg &out
                           const TensorArg &a, ScalarArg s, bool scalar_is_lhs) {
   backend::visit_dtype(out.dtype, [&](auto tag) {
     using T = decltype(tag);
-    visit_binary_op<T>(op, [&](auto op_tag) {
+    backend::visit_binary_op<T>(op, [&](auto op_tag) {
       using Op = decltype(op_tag);
       if (scalar_is_lhs)
         launch_elementwise<1, T>(stream, WithScalar<T, Op, true>{scalar_value<T>(s)}, out, &a);

@@ -143,22 +143,6 @@ template <class Op, class T> void unary_typed(const TensorArg &out, const Tensor
   });
 }
 
-template <class F> void with_binary_functor(backend::BinaryOp op, F &&f) {
-  switch (op) {
-  case backend::BinaryOp::Add:
-    return f(functors::Add{});
-  case backend::BinaryOp::Sub:
-    return f(functors::Sub{});
-  case backend::BinaryOp::Mul:
-    return f(functors::Mul{});
-  case backend::BinaryOp::Div:
-    return f(functors::Div{});
-  case backend::BinaryOp::EqualMask:
-    return f(functors::EqualMask{});
-  }
-  PL_ASSERT(false && "unknown BinaryOp");
-}
-
 // The reduced extent: sizes and input strides of the reduced dimensions.
 struct ReducedSpace {
   int dim = 0;
@@ -321,30 +305,16 @@ void copy(const TensorArg &out, const TensorArg &in) {
 void unary(backend::UnaryOp op, const TensorArg &out, const TensorArg &in) {
   backend::visit_dtype(out.dtype, [&](auto tag) {
     using T = decltype(tag);
-    switch (op) {
-    case backend::UnaryOp::Neg:
-      if constexpr (!std::is_same_v<T, bool>)
-        return unary_typed<functors::Neg, T>(out, in);
-      break;
-    case backend::UnaryOp::Relu:
-      return unary_typed<functors::Relu, T>(out, in);
-    case backend::UnaryOp::Exp:
-      if constexpr (std::is_floating_point_v<T>)
-        return unary_typed<functors::Exp, T>(out, in);
-      break;
-    case backend::UnaryOp::Log:
-      if constexpr (std::is_floating_point_v<T>)
-        return unary_typed<functors::Log, T>(out, in);
-      break;
-    }
-    PL_ASSERT(false && "unary op dispatched on an unsupported dtype");
+    backend::visit_unary_op<T>(op,
+                               [&](auto functor) { unary_typed<decltype(functor), T>(out, in); });
   });
 }
 
 void binary(backend::BinaryOp op, const TensorArg &out, const TensorArg &a, const TensorArg &b) {
   backend::visit_dtype(out.dtype, [&](auto tag) {
     using T = decltype(tag);
-    with_binary_functor(op, [&](auto functor) { binary_typed<decltype(functor), T>(out, a, b); });
+    backend::visit_binary_op<T>(
+        op, [&](auto functor) { binary_typed<decltype(functor), T>(out, a, b); });
   });
 }
 
@@ -352,7 +322,7 @@ void binary_scalar(backend::BinaryOp op, const TensorArg &out, const TensorArg &
                    backend::ScalarArg s, bool scalar_is_lhs) {
   backend::visit_dtype(out.dtype, [&](auto tag) {
     using T = decltype(tag);
-    with_binary_functor(op, [&](auto functor) {
+    backend::visit_binary_op<T>(op, [&](auto functor) {
       binary_scalar_typed<decltype(functor), T>(out, a, scalar_as<T>(s), scalar_is_lhs);
     });
   });

@@ -1,10 +1,12 @@
-// Backward formulas of the elementwise ops (+ - * / with tensors and
-// scalars, relu exp log neg, clone) and of their in-place forms, fill_ and
-// copy_. Broadcasting, dtype and device are undone by the engine.
+// Backward formulas of the elementwise ops of ops.def (binary ops with
+// tensors and scalars, unary ops), of clone and of the in-place forms, fill_
+// and copy_. Broadcasting, dtype and device are undone by the engine. The node
+// names and what a unary op saves come from <placelint/ops.def>.
 #include <pl/ops.h>
 
 #include "autograd/functions/recording.h"
 #include "autograd/record.h"
+#include "core/op_catalogue.h"
 
 namespace pl::autograd {
 namespace {
@@ -17,21 +19,7 @@ using backend::UnaryOp;
 // and `result` the value after.
 struct BinaryBackward final : Node {
   explicit BinaryBackward(BinaryOp op) : op(op) {}
-  const char *name() const override {
-    switch (op) {
-    case BinaryOp::Add:
-      return "AddBackward";
-    case BinaryOp::Sub:
-      return "SubBackward";
-    case BinaryOp::Mul:
-      return "MulBackward";
-    case BinaryOp::Div:
-      return "DivBackward";
-    case BinaryOp::EqualMask:
-      break; // records no history
-    }
-    return "BinaryBackward";
-  }
+  const char *name() const override { return ops::info(op).backward; }
   variable_list apply(variable_list &&grads) override {
     const Tensor &grad = grads[0];
     const bool self_needed = next_edges[0].is_valid();
@@ -79,7 +67,7 @@ struct BinaryBackward final : Node {
 struct BinaryScalarBackward final : Node {
   BinaryScalarBackward(BinaryOp op, const Scalar &scalar, bool scalar_is_lhs)
       : op(op), scalar(scalar), scalar_is_lhs(scalar_is_lhs) {}
-  const char *name() const override { return "BinaryScalarBackward"; }
+  const char *name() const override { return ops::backward_name(ops::OpId::Rsub); }
   variable_list apply(variable_list &&grads) override {
     const Tensor &grad = grads[0];
     switch (op) {
@@ -109,43 +97,38 @@ struct BinaryScalarBackward final : Node {
   SavedTensor self, result;
 };
 
-// For in-place forms, `self` is the input before the write (log_) and
-// `result` the value after (relu_, exp_).
+// The gradient of a unary op's input, from its output's gradient and the
+// tensor ops.def says the op saves (`saved`: its input, its result, or
+// undefined for Saves Nothing).
+Tensor unary_gradient(UnaryOp op, const Tensor &grad, const Tensor &saved) {
+  switch (op) {
+  case UnaryOp::Neg:
+    return -grad;
+  case UnaryOp::Relu:
+    return grad * positive_mask(saved);
+  case UnaryOp::Exp:
+    return grad * saved;
+  case UnaryOp::Log:
+    return grad / saved;
+  case UnaryOp::Sqrt:
+    return grad / (saved * 2);
+  }
+  PL_ASSERT(false && "unary op without a backward formula");
+  return {};
+}
+
+// For in-place forms, a saved input is the value before the write (log_) and
+// a saved result the value after (relu_, exp_).
 struct UnaryBackward final : Node {
   explicit UnaryBackward(UnaryOp op) : op(op) {}
-  const char *name() const override {
-    switch (op) {
-    case UnaryOp::Neg:
-      return "NegBackward";
-    case UnaryOp::Relu:
-      return "ReluBackward";
-    case UnaryOp::Exp:
-      return "ExpBackward";
-    case UnaryOp::Log:
-      return "LogBackward";
-    }
-    return "UnaryBackward";
-  }
+  const char *name() const override { return ops::info(op).backward; }
   variable_list apply(variable_list &&grads) override {
-    const Tensor &grad = grads[0];
-    switch (op) {
-    case UnaryOp::Neg:
-      return {-grad};
-    case UnaryOp::Relu:
-      return {grad * positive_mask(result.unpack(name()))};
-    case UnaryOp::Exp:
-      return {grad * result.unpack(name())};
-    case UnaryOp::Log:
-      return {grad / self.unpack(name())};
-    }
-    return {};
+    const bool reads_saved = ops::info(op).saves != ops::Saves::Nothing;
+    return {unary_gradient(op, grads[0], reads_saved ? saved.unpack(name()) : Tensor())};
   }
-  void release_saved() override {
-    self.release();
-    result.release();
-  }
+  void release_saved() override { saved.release(); }
   UnaryOp op;
-  SavedTensor self, result;
+  SavedTensor saved;
 };
 
 // clone, and copy_ for its source: the gradient passes through (the engine
@@ -168,39 +151,10 @@ struct OverwriteBackward final : Node {
   const char *kind;
 };
 
-const char *in_place_name(BinaryOp op) {
-  switch (op) {
-  case BinaryOp::Add:
-    return "add_";
-  case BinaryOp::Sub:
-    return "sub_";
-  case BinaryOp::Mul:
-    return "mul_";
-  case BinaryOp::Div:
-    return "div_";
-  case BinaryOp::EqualMask:
-    break; // has no in-place form
-  }
-  return "?";
-}
-
-const char *in_place_name(UnaryOp op) {
-  switch (op) {
-  case UnaryOp::Neg:
-    return "neg_";
-  case UnaryOp::Relu:
-    return "relu_";
-  case UnaryOp::Exp:
-    return "exp_";
-  case UnaryOp::Log:
-    return "log_";
-  }
-  return "?";
-}
-
 } // namespace
 
-void record_binary(BinaryOp op, const Tensor &out, const Tensor &self, const Tensor &other) {
+void RecordingHooks::record_binary(BinaryOp op, const Tensor &out, const Tensor &self,
+                                   const Tensor &other) const {
   if (!should_record({&self, &other}))
     return;
   auto node = std::make_shared<BinaryBackward>(op);
@@ -218,8 +172,8 @@ void record_binary(BinaryOp op, const Tensor &out, const Tensor &self, const Ten
   set_history(out, node);
 }
 
-void record_binary_scalar(BinaryOp op, const Tensor &out, const Tensor &self, const Scalar &other,
-                          bool scalar_is_lhs) {
+void RecordingHooks::record_binary_scalar(BinaryOp op, const Tensor &out, const Tensor &self,
+                                          const Scalar &other, bool scalar_is_lhs) const {
   if (!should_record({&self}))
     return;
   auto node = std::make_shared<BinaryScalarBackward>(op, other, scalar_is_lhs);
@@ -231,29 +185,29 @@ void record_binary_scalar(BinaryOp op, const Tensor &out, const Tensor &self, co
   set_history(out, node);
 }
 
-void record_unary(UnaryOp op, const Tensor &out, const Tensor &self) {
+void RecordingHooks::record_unary(UnaryOp op, const Tensor &out, const Tensor &self) const {
   if (!should_record({&self}))
     return;
   auto node = std::make_shared<UnaryBackward>(op);
   connect(*node, {&self});
-  if (op == UnaryOp::Log)
-    node->self = SavedTensor(self);
-  else if (op != UnaryOp::Neg)
-    node->result = SavedTensor(out);
+  if (ops::info(op).saves == ops::Saves::Input)
+    node->saved = SavedTensor(self);
+  else if (ops::info(op).saves == ops::Saves::Result)
+    node->saved = SavedTensor(out);
   set_history(out, node);
 }
 
-void record_clone(const Tensor &out, const Tensor &self) {
+void RecordingHooks::record_clone(const Tensor &out, const Tensor &self) const {
   if (!should_record({&self}))
     return;
-  auto node = std::make_shared<PassThroughBackward>("CloneBackward");
+  auto node = std::make_shared<PassThroughBackward>(ops::backward_name(ops::OpId::Clone));
   connect(*node, {&self});
   set_history(out, node);
 }
 
-Tensor &binary_in_place(BinaryOp op, const Tensor &self, const Tensor &other,
-                        const std::function<void()> &forward) {
-  if (!prepare_in_place(in_place_name(op), self, {&self, &other})) {
+Tensor &RecordingHooks::binary_in_place(BinaryOp op, const Tensor &self, const Tensor &other,
+                                        const std::function<void()> &forward) const {
+  if (!prepare_in_place(ops::info(op).in_place, self, {&self, &other})) {
     forward();
     return const_cast<Tensor &>(self);
   }
@@ -274,9 +228,9 @@ Tensor &binary_in_place(BinaryOp op, const Tensor &self, const Tensor &other,
   return const_cast<Tensor &>(self);
 }
 
-Tensor &binary_scalar_in_place(BinaryOp op, const Tensor &self, const Scalar &other,
-                               const std::function<void()> &forward) {
-  if (!prepare_in_place(in_place_name(op), self, {&self})) {
+Tensor &RecordingHooks::binary_scalar_in_place(BinaryOp op, const Tensor &self, const Scalar &other,
+                                               const std::function<void()> &forward) const {
+  if (!prepare_in_place(ops::info(op).in_place, self, {&self})) {
     forward();
     return const_cast<Tensor &>(self);
   }
@@ -287,41 +241,44 @@ Tensor &binary_scalar_in_place(BinaryOp op, const Tensor &self, const Scalar &ot
   return const_cast<Tensor &>(self);
 }
 
-Tensor &unary_in_place(UnaryOp op, const Tensor &self, const std::function<void()> &forward) {
-  if (!prepare_in_place(in_place_name(op), self, {&self})) {
+Tensor &RecordingHooks::unary_in_place(UnaryOp op, const Tensor &self,
+                                       const std::function<void()> &forward) const {
+  if (!prepare_in_place(ops::info(op).in_place, self, {&self})) {
     forward();
     return const_cast<Tensor &>(self);
   }
   auto node = std::make_shared<UnaryBackward>(op);
   connect(*node, {&self});
-  if (op == UnaryOp::Log)
-    node->self = SavedTensor(self.clone());
+  if (ops::info(op).saves == ops::Saves::Input)
+    node->saved = SavedTensor(self.clone());
   forward();
-  if (op == UnaryOp::Relu || op == UnaryOp::Exp)
-    node->result = SavedTensor(self);
+  if (ops::info(op).saves == ops::Saves::Result)
+    node->saved = SavedTensor(self);
   rebase_history(self, node);
   return const_cast<Tensor &>(self);
 }
 
-Tensor &fill_in_place(const Tensor &self, const std::function<void()> &forward) {
-  if (!prepare_in_place("fill_", self, {&self})) {
+Tensor &RecordingHooks::fill_in_place(const Tensor &self,
+                                      const std::function<void()> &forward) const {
+  if (!prepare_in_place(ops::names(ops::OpId::Fill).in_place, self, {&self})) {
     forward();
     return const_cast<Tensor &>(self);
   }
-  auto node = std::make_shared<OverwriteBackward>("FillBackward");
+  auto node = std::make_shared<OverwriteBackward>(ops::backward_name(ops::OpId::Fill));
   connect(*node, {&self});
   forward();
   rebase_history(self, node);
   return const_cast<Tensor &>(self);
 }
 
-Tensor &copy_in_place(const Tensor &self, const Tensor &src, std::source_location loc,
-                      const std::function<void()> &forward) {
-  if (!prepare_in_place("copy_", self, {&self, &src})) {
+Tensor &RecordingHooks::copy_in_place(const Tensor &self, const Tensor &src,
+                                      std::source_location loc,
+                                      const std::function<void()> &forward) const {
+  if (!prepare_in_place(ops::names(ops::OpId::Copy).in_place, self, {&self, &src})) {
     forward();
     return const_cast<Tensor &>(self);
   }
-  auto node = std::make_shared<OverwriteBackward>("CopyBackward");
+  auto node = std::make_shared<OverwriteBackward>(ops::backward_name(ops::OpId::Copy));
   connect(*node, {&self, &src});
   node->input_metas[1].forward_loc = loc;
   forward();

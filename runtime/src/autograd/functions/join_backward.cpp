@@ -3,6 +3,7 @@
 #include "autograd/functions/recording.h"
 #include "autograd/record.h"
 #include "core/internal.h"
+#include "core/op_catalogue.h"
 
 namespace pl::autograd {
 namespace {
@@ -10,7 +11,7 @@ namespace {
 struct CatBackward final : Node {
   CatBackward(std::int64_t dim, std::vector<std::int64_t> lengths)
       : dim(dim), lengths(std::move(lengths)) {}
-  const char *name() const override { return "CatBackward"; }
+  const char *name() const override { return ops::backward_name(ops::OpId::Cat); }
   variable_list apply(variable_list &&grads) override {
     variable_list slices;
     std::int64_t offset = 0;
@@ -26,7 +27,7 @@ struct CatBackward final : Node {
 
 } // namespace
 
-void record_cat(const Tensor &out, TensorList tensors, std::int64_t dim) {
+void RecordingHooks::record_cat(const Tensor &out, TensorList tensors, std::int64_t dim) const {
   if (!should_record(tensors))
     return;
   const std::int64_t wrapped = detail::wrap_dim("cat", dim, out.dim());

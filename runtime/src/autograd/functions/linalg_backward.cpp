@@ -3,6 +3,7 @@
 
 #include "autograd/functions/recording.h"
 #include "autograd/record.h"
+#include "core/op_catalogue.h"
 
 namespace pl::autograd {
 namespace {
@@ -11,7 +12,7 @@ namespace {
 // column (b), batch dims broadcast (the engine sums them back). Each
 // operand is saved only for the other's gradient.
 struct MatmulBackward final : Node {
-  const char *name() const override { return "MatmulBackward"; }
+  const char *name() const override { return ops::backward_name(ops::OpId::Matmul); }
   variable_list apply(variable_list &&grads) override {
     Tensor grad = grads[0];
     if (self_is_vector)
@@ -44,7 +45,7 @@ struct MatmulBackward final : Node {
 // input @ weight^T + bias, over any leading dims of input. Input and weight
 // are each saved only for the other's gradient.
 struct LinearBackward final : Node {
-  const char *name() const override { return "LinearBackward"; }
+  const char *name() const override { return ops::backward_name(ops::OpId::Linear); }
   variable_list apply(variable_list &&grads) override {
     const Tensor &grad = grads[0];
     const Tensor rows = grad.reshape({-1, grad.size(-1)});
@@ -68,7 +69,8 @@ struct LinearBackward final : Node {
 
 } // namespace
 
-void record_matmul(const Tensor &out, const Tensor &self, const Tensor &other) {
+void RecordingHooks::record_matmul(const Tensor &out, const Tensor &self,
+                                   const Tensor &other) const {
   if (!should_record({&self, &other}))
     return;
   auto node = std::make_shared<MatmulBackward>();
@@ -82,8 +84,8 @@ void record_matmul(const Tensor &out, const Tensor &self, const Tensor &other) {
   set_history(out, node);
 }
 
-void record_linear(const Tensor &out, const Tensor &input, const Tensor &weight,
-                   const Tensor &bias) {
+void RecordingHooks::record_linear(const Tensor &out, const Tensor &input, const Tensor &weight,
+                                   const Tensor &bias) const {
   if (!should_record({&input, &weight, &bias}))
     return;
   auto node = std::make_shared<LinearBackward>();

@@ -1,7 +1,5 @@
 #include "autograd/functions/recording.h"
 
-#include <algorithm>
-
 #include <pl/ops.h>
 
 #include "autograd/record.h"
@@ -31,12 +29,12 @@ void add_edge(const Tensor &input, std::vector<Edge> &edges, std::vector<InputMe
   }
 }
 
-} // namespace
+// The hooks the core's ops call, registered before any tensor can take
+// part in autograd.
+const RecordingHooks recording_hooks;
+[[maybe_unused]] const bool registered = (detail::set_autograd_hooks(recording_hooks), true);
 
-bool is_tracked(TensorList tensors) noexcept {
-  return std::any_of(tensors.begin(), tensors.end(),
-                     [](const Tensor &tensor) { return is_tracked(tensor); });
-}
+} // namespace
 
 bool should_record(std::initializer_list<const Tensor *> inputs) {
   return any_requires_grad(inputs);

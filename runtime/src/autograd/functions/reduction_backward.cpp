@@ -6,6 +6,7 @@
 #include "autograd/functions/recording.h"
 #include "autograd/record.h"
 #include "core/internal.h"
+#include "core/op_catalogue.h"
 
 namespace pl::autograd {
 namespace {
@@ -49,7 +50,7 @@ struct SumBackward final : Node {
 // evenly between ties (as PyTorch's evenly_distribute_backward; an
 // infinite maximum is equal to itself, a NaN one picks the NaNs).
 struct MaxBackward final : Node {
-  const char *name() const override { return "MaxBackward"; }
+  const char *name() const override { return ops::backward_name(ops::OpId::Max); }
   variable_list apply(variable_list &&grads) override {
     const Tensor input = self.unpack(name());
     const Tensor is_max = detail::equal_mask(input, value.unpack(name()));
@@ -65,7 +66,7 @@ struct MaxBackward final : Node {
 // The values of max(dim): the gradient goes to the one element the forward's
 // index names along dim (as PyTorch's value_selecting_reduction_backward).
 struct MaxDimBackward final : Node {
-  const char *name() const override { return "MaxBackward"; }
+  const char *name() const override { return ops::backward_name(ops::OpId::Max); }
   variable_list apply(variable_list &&grads) override {
     if (input_sizes.empty())
       return {grads[0]}; // max(0) of a 0-dim tensor is the tensor
@@ -83,29 +84,30 @@ struct MaxDimBackward final : Node {
   SavedTensor indices;
 };
 
-void record_sum_like(const char *op, const char *kind, const Tensor &out, const Tensor &self,
-                     IntArrayRef dims, bool mean) {
+void record_sum_like(ops::OpId op, const Tensor &out, const Tensor &self, IntArrayRef dims,
+                     bool mean) {
   if (!should_record({&self}))
     return;
-  const std::vector<std::int64_t> kept = kept_sizes(op, self, dims);
+  const std::vector<std::int64_t> kept = kept_sizes(ops::names(op).name, self, dims);
   const double divisor =
       mean ? static_cast<double>(self.numel()) / static_cast<double>(out.numel()) : 1.0;
-  auto node = std::make_shared<SumBackward>(kind, self.sizes().vec(), kept, divisor);
+  auto node =
+      std::make_shared<SumBackward>(ops::backward_name(op), self.sizes().vec(), kept, divisor);
   connect(*node, {&self});
   set_history(out, node);
 }
 
 } // namespace
 
-void record_sum(const Tensor &out, const Tensor &self, IntArrayRef dims) {
-  record_sum_like("sum", "SumBackward", out, self, dims, false);
+void RecordingHooks::record_sum(const Tensor &out, const Tensor &self, IntArrayRef dims) const {
+  record_sum_like(ops::OpId::Sum, out, self, dims, false);
 }
 
-void record_mean(const Tensor &out, const Tensor &self, IntArrayRef dims) {
-  record_sum_like("mean", "MeanBackward", out, self, dims, true);
+void RecordingHooks::record_mean(const Tensor &out, const Tensor &self, IntArrayRef dims) const {
+  record_sum_like(ops::OpId::Mean, out, self, dims, true);
 }
 
-void record_max(const Tensor &value, const Tensor &self) {
+void RecordingHooks::record_max(const Tensor &value, const Tensor &self) const {
   if (!should_record({&self}))
     return;
   auto node = std::make_shared<MaxBackward>();
@@ -115,8 +117,8 @@ void record_max(const Tensor &value, const Tensor &self) {
   set_history(value, node);
 }
 
-void record_max_dim(const Tensor &values, const Tensor &indices, const Tensor &self,
-                    std::int64_t dim) {
+void RecordingHooks::record_max_dim(const Tensor &values, const Tensor &indices, const Tensor &self,
+                                    std::int64_t dim) const {
   if (!should_record({&self}))
     return;
   auto node = std::make_shared<MaxDimBackward>();

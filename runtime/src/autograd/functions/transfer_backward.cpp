@@ -2,6 +2,7 @@
 // gradient goes back to the device and dtype the input came from.
 #include "autograd/functions/recording.h"
 #include "autograd/record.h"
+#include "core/op_catalogue.h"
 
 namespace pl::autograd {
 namespace {
@@ -11,7 +12,7 @@ namespace {
 struct ToBackward final : Node {
   ToBackward(Device device, ScalarType dtype, std::source_location loc)
       : device(device), dtype(dtype), loc(loc) {}
-  const char *name() const override { return "ToBackward"; }
+  const char *name() const override { return ops::backward_name(ops::OpId::To); }
   variable_list apply(variable_list &&grads) override {
     return {grads[0].to(device, dtype, false, false, loc)};
   }
@@ -22,7 +23,8 @@ struct ToBackward final : Node {
 
 } // namespace
 
-void record_to(const Tensor &out, const Tensor &self, std::source_location loc) {
+void RecordingHooks::record_to(const Tensor &out, const Tensor &self,
+                               std::source_location loc) const {
   if (!should_record({&self}))
     return;
   auto node = std::make_shared<ToBackward>(self.device(), self.dtype(), loc);

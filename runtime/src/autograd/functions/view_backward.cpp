@@ -7,6 +7,7 @@
 
 #include "autograd/functions/recording.h"
 #include "autograd/record.h"
+#include "core/op_catalogue.h"
 
 namespace pl::autograd {
 namespace {
@@ -14,14 +15,14 @@ namespace {
 struct ReshapeBackward final : Node {
   explicit ReshapeBackward(std::vector<std::int64_t> input_sizes)
       : input_sizes(std::move(input_sizes)) {}
-  const char *name() const override { return "ReshapeBackward"; }
+  const char *name() const override { return ops::backward_name(ops::OpId::Reshape); }
   variable_list apply(variable_list &&grads) override { return {grads[0].reshape(input_sizes)}; }
   std::vector<std::int64_t> input_sizes;
 };
 
 struct TransposeBackward final : Node {
   TransposeBackward(std::int64_t dim0, std::int64_t dim1) : dim0(dim0), dim1(dim1) {}
-  const char *name() const override { return "TransposeBackward"; }
+  const char *name() const override { return ops::backward_name(ops::OpId::Transpose); }
   variable_list apply(variable_list &&grads) override { return {grads[0].transpose(dim0, dim1)}; }
   std::int64_t dim0, dim1;
 };
@@ -80,23 +81,28 @@ void record_view_op(const Tensor &out, const Tensor &self,
 
 } // namespace
 
-void record_reshape(const Tensor &out, const Tensor &self) {
+void RecordingHooks::record_reshape(const Tensor &out, const Tensor &self) const {
   record_view_op(out, self, [&] { return std::make_shared<ReshapeBackward>(self.sizes().vec()); });
 }
 
-void record_transpose(const Tensor &out, const Tensor &self, std::int64_t dim0, std::int64_t dim1) {
+void RecordingHooks::record_transpose(const Tensor &out, const Tensor &self, std::int64_t dim0,
+                                      std::int64_t dim1) const {
   record_view_op(out, self, [&] { return std::make_shared<TransposeBackward>(dim0, dim1); });
 }
 
-void record_narrow(const Tensor &out, const Tensor &self, std::int64_t dim, std::int64_t start) {
+void RecordingHooks::record_narrow(const Tensor &out, const Tensor &self, std::int64_t dim,
+                                   std::int64_t start) const {
   record_view_op(out, self, [&] {
-    return std::make_shared<SliceBackward>("NarrowBackward", self.sizes().vec(), dim, start, false);
+    return std::make_shared<SliceBackward>(ops::backward_name(ops::OpId::Narrow),
+                                           self.sizes().vec(), dim, start, false);
   });
 }
 
-void record_select(const Tensor &out, const Tensor &self, std::int64_t dim, std::int64_t index) {
+void RecordingHooks::record_select(const Tensor &out, const Tensor &self, std::int64_t dim,
+                                   std::int64_t index) const {
   record_view_op(out, self, [&] {
-    return std::make_shared<SliceBackward>("SelectBackward", self.sizes().vec(), dim, index, true);
+    return std::make_shared<SliceBackward>(ops::backward_name(ops::OpId::Select),
+                                           self.sizes().vec(), dim, index, true);
   });
 }
 
