@@ -1,5 +1,7 @@
 #include "placelint/analysis/ApiModel.h"
 
+#include "OpCatalogue.h"
+
 #include "clang/AST/ASTContext.h"
 #include "clang/AST/DeclCXX.h"
 #include "clang/AST/DeclTemplate.h"
@@ -47,8 +49,9 @@ void add(ApiNames &Table, std::initializer_list<llvm::StringRef> Names, ApiCall 
     Table[Name] = Call;
 }
 
-// The names pl and libtorch share: pl mirrors the libtorch C++ API.
-void addSharedNames(ProfileTable &Table) {
+// libtorch's ops beyond the catalogue's (which pl mirrors), with the
+// catalogue's names in libtorch's own models where they differ.
+void addLibtorchOps(ProfileTable &Table) {
   ApiNames &Free = Table.FreeFunctions;
   add(Free, {"zeros", "ones", "empty", "full", "arange", "rand", "randn", "randint", "linspace",
              "logspace", "eye", "randperm", "empty_strided", "tril_indices", "triu_indices"},
@@ -73,10 +76,6 @@ void addSharedNames(ProfileTable &Table) {
   add(Free, {"load"}, call(CallKind::SerializedLoad));
   add(Free, {"split", "chunk", "unbind", "tensor_split", "split_with_sizes"},
       call(CallKind::Split, ResultRank::NotZeroDim));
-  add(Free, {"device"}, call(CallKind::OptionsDevice));
-  add(Free, {"dtype", "layout"}, call(CallKind::OptionsBuilder));
-  add(Free, {"requires_grad"}, call(CallKind::OptionsRequiresGrad));
-  Table.LossSuffixes = {"_loss", "cross_entropy"};
 
   ApiNames &Tensor = Table.TensorMethods;
   Tensor["to"] = transfer(TransferTarget::Argument);
@@ -112,6 +111,26 @@ void addSharedNames(ProfileTable &Table) {
   add(Tensor, {"pin_memory"}, call(CallKind::PinMemory, ResultRank::SameAsInput));
   add(Tensor, {"grad", "mutable_grad"}, call(CallKind::GradRead, ResultRank::SameAsInput));
   add(Tensor, {"requires_grad_"}, call(CallKind::MarkRequiresGrad, ResultRank::SameAsInput));
+}
+
+// The names both APIs share that are no ops: options, modules, optimizers,
+// a tensor's metadata.
+void addSharedNames(ProfileTable &Table) {
+  ApiNames &Free = Table.FreeFunctions;
+  add(Free, {"device"}, call(CallKind::OptionsDevice));
+  add(Free, {"dtype", "layout"}, call(CallKind::OptionsBuilder));
+  add(Free, {"requires_grad"}, call(CallKind::OptionsRequiresGrad));
+  Table.LossSuffixes = {"_loss", "cross_entropy"};
+
+  add(Table.TensorMethods,
+      {"sizes", "size", "dim", "ndimension", "numel", "dtype", "scalar_type", "strides",
+       "stride", "is_contiguous", "is_pinned", "is_cuda", "is_cpu", "defined", "requires_grad",
+       "element_size", "nbytes", "itemsize", "layout", "get_device", "is_leaf", "backward",
+       "retain_grad", "retains_grad", "print", "is_floating_point", "is_same", "is_sim", "impl",
+       "output_nr", "storage_offset"},
+      call(CallKind::Metadata, ResultRank::Unknown));
+  add(Table.TensorMethods, {"data_ptr", "const_data_ptr", "mutable_data_ptr", "accessor"},
+      call(CallKind::DataAccess, ResultRank::Unknown));
 
   ApiNames &Options = Table.OptionsMethods;
   add(Options, {"device"}, call(CallKind::OptionsDevice));
@@ -128,9 +147,22 @@ void addSharedNames(ProfileTable &Table) {
   add(Module, {"register_module"}, call(CallKind::RegisterModule));
 
   add(Table.OptimizerMethods, {"step"}, call(CallKind::OptimizerStep));
+
+  add(Free, {"synchronize", "device_synchronize"}, call(CallKind::Synchronize));
+  add(Table.StreamMethods, {"synchronize"}, call(CallKind::Synchronize));
 }
 
-ProfileTable makeProfile(ProfileTable Table) {
+ProfileTable makePlProfile(ProfileTable Table) {
+  Table.CudaSynchronize = "pl::cuda::synchronize()";
+  addCatalogueOps(Table);
+  addSharedNames(Table);
+  return Table;
+}
+
+ProfileTable makeLibtorchProfile(ProfileTable Table) {
+  Table.CudaSynchronize = "torch::cuda::synchronize()";
+  addCatalogueOps(Table);
+  addLibtorchOps(Table);
   addSharedNames(Table);
   return Table;
 }
@@ -162,7 +194,7 @@ const ApiNames &listMethods() {
 } // namespace
 
 const ProfileTable &profileTable(ApiProfile Profile) {
-  static const ProfileTable Pl = makeProfile({"pl",
+  static const ProfileTable Pl = makePlProfile({"pl",
                                               {"pl::Tensor"},
                                               {"pl::Device"},
                                               {"pl::DeviceType"},
@@ -172,7 +204,7 @@ const ProfileTable &profileTable(ApiProfile Profile) {
                                               {"pl"}});
   // torch::Tensor is at::Tensor (derived from at::TensorBase); torch::Device,
   // torch::kCUDA and torch::TensorOptions are c10's.
-  static const ProfileTable Libtorch = makeProfile(
+  static const ProfileTable Libtorch = makeLibtorchProfile(
       {"libtorch",
        {"at::Tensor", "at::TensorBase"},
        {"c10::Device"},
@@ -382,12 +414,7 @@ const CXXRecordDecl *ApiModel::userModule(QualType Type) const {
 
 bool ApiModel::isApiRecord(const CXXRecordDecl &Record) const {
   // Library modules live in the API namespaces (torch::nn, pl::nn).
-  const DeclContext *Outermost = nullptr;
-  for (const DeclContext *Ctx = Record.getDeclContext(); Ctx && !Ctx->isTranslationUnit();
-       Ctx = Ctx->getParent())
-    if (Ctx->isNamespace() && !cast<NamespaceDecl>(Ctx)->isInline())
-      Outermost = Ctx;
-  return Outermost && isApiNamespace(cast<NamespaceDecl>(Outermost)->getName());
+  return isInApiNamespace(Record);
 }
 
 const CXXRecordDecl *ApiModel::moduleClass(QualType Type) const {
@@ -562,6 +589,17 @@ QualType smartPointee(QualType Type) {
 
 } // namespace
 
+bool ApiModel::isInApiNamespace(const Decl &D) const {
+  // The outermost enclosing namespace decides (torch::nn::functional::relu
+  // belongs to torch).
+  const DeclContext *Outermost = nullptr;
+  for (const DeclContext *Ctx = D.getDeclContext(); Ctx && !Ctx->isTranslationUnit();
+       Ctx = Ctx->getParent())
+    if (Ctx->isNamespace() && !cast<NamespaceDecl>(Ctx)->isInline())
+      Outermost = Ctx;
+  return Outermost && isApiNamespace(cast<NamespaceDecl>(Outermost)->getName());
+}
+
 ApiCall ApiModel::classifyFunction(const FunctionDecl &Function) const {
   if (!Function.getIdentifier())
     return {};
@@ -574,14 +612,7 @@ ApiCall ApiModel::classifyFunction(const FunctionDecl &Function) const {
       Std.Kind = CallKind::OptimizerConstruction;
     return Std;
   }
-  // The outermost enclosing namespace decides (torch::nn::functional::relu
-  // belongs to torch).
-  const DeclContext *Outermost = nullptr;
-  for (const DeclContext *Ctx = Function.getDeclContext(); Ctx && !Ctx->isTranslationUnit();
-       Ctx = Ctx->getParent())
-    if (Ctx->isNamespace() && !cast<NamespaceDecl>(Ctx)->isInline())
-      Outermost = Ctx;
-  if (!Outermost || !isApiNamespace(cast<NamespaceDecl>(Outermost)->getName()))
+  if (!isInApiNamespace(Function))
     return {};
   if (ApiCall Listed = lookup(&ProfileTable::FreeFunctions, Name); Listed.isModelled())
     return Listed;
@@ -631,6 +662,9 @@ ApiCall ApiModel::classifyMethod(const CXXMethodDecl &Method) const {
   }
   if (isOptimizer(Object))
     return lookup(&ProfileTable::OptimizerMethods, Name);
+  if (isApiRecord(*Method.getParent()))
+    if (ApiCall Stream = lookup(&ProfileTable::StreamMethods, Name); Stream.isModelled())
+      return Stream;
   // Whatever a dataset's method returns, it loaded on the host.
   if (isDataset(Object))
     return call(CallKind::DatasetLoad, ResultRank::NotZeroDim);
@@ -650,6 +684,27 @@ ApiCall ApiModel::classifyCall(const CallExpr &Call) const {
     return {};
   const FunctionDecl *Callee = Call.getDirectCallee();
   return Callee ? classifyFunction(*Callee) : ApiCall();
+}
+
+llvm::StringRef ApiModel::cudaSynchronizeCall() const {
+  return Profiles.size() == 1 ? profileTable(Profiles.front()).CudaSynchronize : "";
+}
+
+bool ApiModel::isNonBlocking(const CallExpr &Call) const {
+  const FunctionDecl *Callee = Call.getDirectCallee();
+  if (!Callee)
+    return false;
+  unsigned Offset = isa<CXXOperatorCallExpr>(Call) && isa<CXXMethodDecl>(Callee) ? 1 : 0;
+  for (unsigned I = 0; I < Callee->getNumParams() && I + Offset < Call.getNumArgs(); ++I) {
+    const ParmVarDecl *Param = Callee->getParamDecl(I);
+    const Expr *Arg = Call.getArg(I + Offset);
+    if (!Param->getIdentifier() || Param->getName() != "non_blocking" ||
+        isa<CXXDefaultArgExpr>(Arg))
+      continue;
+    bool Value = false;
+    return !Arg->isValueDependent() && Arg->EvaluateAsBooleanCondition(Value, Callee->getASTContext()) && Value;
+  }
+  return false;
 }
 
 std::optional<DeviceKind> ApiModel::deviceKindOfEnumerator(llvm::StringRef Name) {

@@ -2,6 +2,11 @@
 
 #include "placelint/analysis/ApiModel.h"
 
+#include "clang/ASTMatchers/ASTMatchFinder.h"
+#include "clang/ASTMatchers/ASTMatchers.h"
+#include "clang/Frontend/ASTUnit.h"
+#include "clang/Tooling/Tooling.h"
+
 #include <gmock/gmock.h>
 #include <gtest/gtest.h>
 
@@ -50,7 +55,6 @@ TEST(ApiModelTest, NamesMapToKinds) {
     EXPECT_EQ(Tensor("cpu").Target, TransferTarget::Cpu);
     EXPECT_EQ(Tensor("add_").Kind, CallKind::SameDeviceOp);
     EXPECT_EQ(Tensor("matmul").Rank, ResultRank::Unknown);
-    EXPECT_EQ(Tensor("dot").Rank, ResultRank::ZeroDim);
     EXPECT_EQ(Tensor("copy_").Kind, CallKind::CrossDeviceCopy);
     EXPECT_EQ(Tensor("sum").Kind, CallKind::FullReduction);
     EXPECT_EQ(Tensor("item").Kind, CallKind::SyncToHost);
@@ -65,7 +69,64 @@ TEST(ApiModelTest, NamesMapToKinds) {
     EXPECT_EQ(Table.FreeFunctions.lookup("cat").Kind, CallKind::ListOp);
     EXPECT_EQ(Table.ModuleMethods.lookup("register_buffer").Kind, CallKind::RegisterBuffer);
     EXPECT_EQ(Table.OptimizerMethods.lookup("step").Kind, CallKind::OptimizerStep);
+    EXPECT_EQ(Tensor("sizes").Kind, CallKind::Metadata);
   }
+  // libtorch's names beyond the catalogue's.
+  const ProfileTable &Libtorch = profileTable(ApiProfile::Libtorch);
+  EXPECT_EQ(Libtorch.TensorMethods.lookup("dot").Rank, ResultRank::ZeroDim);
+  EXPECT_EQ(Libtorch.FreeFunctions.lookup("randint").Kind, CallKind::Factory);
+  EXPECT_FALSE(profileTable(ApiProfile::Pl).FreeFunctions.lookup("randint").isModelled());
+}
+
+// The pl profile is the op catalogue (ops.def): every method and free
+// function of the runtime's real <pl/pl.h> that works on tensors is in the
+// model, so an op added to the runtime without its catalogue line fails here.
+TEST(ApiModelTest, EveryRuntimeOpIsModelled) {
+  std::unique_ptr<clang::ASTUnit> Unit = clang::tooling::buildASTFromCodeWithArgs(
+      "#include <pl/pl.h>\n", snippetArgs(), "input.cc", "placelint-test");
+  ASSERT_TRUE(Unit);
+  clang::ASTContext &Context = Unit->getASTContext();
+  ApiModel Model(Context, AnalysisOptions{ApiProfile::Pl});
+  using namespace clang::ast_matchers;
+  std::vector<std::string> Unmodelled;
+  unsigned Seen = 0;
+  auto IsTensorApi = [&](const clang::FunctionDecl &F) {
+    if (Model.isTensor(F.getReturnType().getNonReferenceType()))
+      return true;
+    return llvm::any_of(F.parameters(), [&](const clang::ParmVarDecl *P) {
+      return Model.isTensor(P->getType().getNonReferenceType());
+    });
+  };
+  for (const BoundNodes &Match :
+       match(cxxMethodDecl(ofClass(cxxRecordDecl(hasName("::pl::Tensor"))), isPublic(),
+                           unless(anyOf(cxxConstructorDecl(), cxxDestructorDecl(),
+                                        isCopyAssignmentOperator(), isMoveAssignmentOperator())))
+                 .bind("m"),
+             Context)) {
+    const auto *Method = Match.getNodeAs<clang::CXXMethodDecl>("m");
+    if (!Method->getIdentifier() || Method->getName().starts_with("_"))
+      continue;
+    ++Seen;
+    CallKind Kind = Model.classifyMethod(*Method).Kind;
+    if (Kind == CallKind::OtherApi || Kind == CallKind::Unmodelled)
+      Unmodelled.push_back("pl::Tensor::" + Method->getNameAsString());
+  }
+  for (const BoundNodes &Match :
+       match(functionDecl(hasParent(namespaceDecl(hasName("::pl"))), unless(cxxMethodDecl()))
+                 .bind("f"),
+             Context)) {
+    const auto *Function = Match.getNodeAs<clang::FunctionDecl>("f");
+    if (!Function->getIdentifier() || !IsTensorApi(*Function))
+      continue;
+    ++Seen;
+    CallKind Kind = Model.classifyFunction(*Function).Kind;
+    if (Kind == CallKind::OtherApi || Kind == CallKind::Unmodelled)
+      Unmodelled.push_back("pl::" + Function->getNameAsString());
+  }
+  EXPECT_GT(Seen, 50u) << "the header's API was not found";
+  llvm::sort(Unmodelled);
+  Unmodelled.erase(std::unique(Unmodelled.begin(), Unmodelled.end()), Unmodelled.end());
+  EXPECT_THAT(Unmodelled, IsEmpty());
 }
 
 // Optimizers are recognised in every spelling, once (ApiModel::optimizerArguments):

@@ -247,6 +247,9 @@ ValueFact DeviceFlow::evaluateApiCall(const CallExpr &Call, const FunctionDecl &
   bool HasTensorArgument =
       llvm::any_of(Args, [&](const Expr *Arg) { return Model.isTensor(Arg->getType()); });
   switch (Api.Kind) {
+  case CallKind::Synchronize: // cuda::synchronize()
+    completeDownloads(Call);
+    return untracked(Call);
   case CallKind::Sample:
     // `normal(0, 1, {n})` draws from numbers: a factory.
     if (HasTensorArgument)

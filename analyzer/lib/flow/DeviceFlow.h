@@ -143,6 +143,9 @@ private:
   // Transfers.cpp
   ValueFact evaluateTransfer(const clang::CXXMemberCallExpr &Call, ApiCall Api);
   ValueFact evaluateSync(const clang::CXXMemberCallExpr &Call);
+  // The host waited for the device at Sync: the values that non_blocking
+  // downloads are filling are complete from here on (made by Sync).
+  void completeDownloads(const clang::Expr &Sync);
 
   // Modules.cpp
   // A module just made by Creation from Args: on the cpu, or for a

@@ -55,6 +55,9 @@ struct Transfer {
   ValueFact Source;  // the tensor before the call
   DeviceSet Target;  // where the call moves it
   bool IsSync = false; // item(): the value itself comes to the host
+  // Asked not to block (`to(kCPU, /*non_blocking=*/true)`): the copy is
+  // queued, its bytes arrive later.
+  bool NonBlocking = false;
 };
 
 // A CUDA device written in the code (`.cuda()`, `kCUDA`, `"cuda:1"` where a
@@ -133,11 +136,22 @@ public:
   const clang::CallExpr *callThatMade(const ValueFact &Fact, ApiCall &Api) const;
   // The transfer (to/cuda/cpu) whose copy the value is, or null.
   const Transfer *transferThatMade(const ValueFact &Fact) const;
+  // The non_blocking copy to the host (`to(kCPU, …, true)`, `copy_(d,
+  // true)`) whose bytes the value is still waiting for, with no
+  // synchronisation since on any path; or null.
+  const clang::CallExpr *downloadInFlight(const ValueFact &Fact) const;
   // The factory that made the value on the host, no device given nor pinned
   // memory asked for (the value itself, or a reshaped or converted copy of
   // it), or null.
   const clang::CallExpr *hostFactoryThatMade(const ValueFact &Fact) const {
     return hostFactoryThatMade(Fact, 0);
+  }
+  // The call that made the value in pageable host memory (not pinned): a
+  // factory that asked for no pinned memory, an operation computing a new
+  // host tensor, a blocking copy to the host; through views, the tensor
+  // they view. Null when unknown (a parameter, a loader's batch) or pinned.
+  const clang::CallExpr *pageableMaker(const ValueFact &Fact) const {
+    return pageableMaker(Fact, 0);
   }
   // Whether options ask for Flag (OptionsRequiresGrad, OptionsPinnedMemory)
   // anywhere in the chain of builders that made them.
@@ -208,6 +222,7 @@ private:
   static constexpr unsigned kMaxChain = 8;
   const clang::CXXMemberCallExpr *nonLeafMove(const ValueFact &Fact, unsigned Depth) const;
   const clang::CallExpr *hostFactoryThatMade(const ValueFact &Fact, unsigned Depth) const;
+  const clang::CallExpr *pageableMaker(const ValueFact &Fact, unsigned Depth) const;
   bool madeOnHostByDefault(const clang::CallExpr &Factory) const;
 
   const clang::FunctionDecl &Function;

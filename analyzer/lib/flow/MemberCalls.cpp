@@ -56,6 +56,10 @@ ValueFact DeviceFlow::evaluateMemberCall(const CXXMemberCallExpr &Call) {
   case ValueKind::Other:
     break;
   }
+  if (Api.Kind == CallKind::Synchronize) { // stream.synchronize(), event.synchronize()
+    completeDownloads(Call);
+    return untracked(Call);
+  }
   if (Api.Kind == CallKind::DatasetLoad && Model.isTensor(Call.getType())) {
     ValueFact Loaded = ValueFact::on(DeviceSet::of(AbstractDevice::cpu()), ZeroDim::No);
     Loaded.From = {OriginKind::Created, Call.getExprLoc()};
@@ -123,8 +127,17 @@ ValueFact DeviceFlow::evaluateTensorMethod(const CXXMemberCallExpr &Call, ApiCal
     ValueFact Result = operation(Call, Api, Operands());
     return Api.InPlace ? factOf(Object) : Result;
   }
-  case CallKind::CrossDeviceCopy:
-    return factOf(Object);
+  case CallKind::CrossDeviceCopy: {
+    // `host.copy_(d, /*non_blocking=*/true)`: the tensor's bytes now come
+    // from the queued copy.
+    if (!Model.isNonBlocking(Call))
+      return factOf(Object);
+    ValueFact Written = factOf(Object);
+    Written.MadeBy = &Call;
+    if (std::optional<Place> Where = placeOf(Object))
+      write(*Where, Written, nullptr, Call.getExprLoc());
+    return Written;
+  }
   case CallKind::FullReduction:
     if (!ReturnsTensor)
       return ValueFact();

@@ -50,9 +50,13 @@ ValueFact DeviceFlow::evaluateTransfer(const CXXMemberCallExpr &Call, ApiCall Ap
       return Source; // to(kFloat) and other non-device conversions
     }
   }
-  Facts.record(Transfer{&Call, Source, Target, /*IsSync=*/false});
+  bool NonBlocking = Model.isNonBlocking(Call);
+  Facts.record(Transfer{&Call, Source, Target, /*IsSync=*/false, NonBlocking});
   std::optional<AbstractDevice> From = Source.Devices.single();
   std::optional<AbstractDevice> To = Target.single();
+  // A blocking copy from the device to the host waits for the device's work.
+  if (!NonBlocking && To && To->isCpu() && !(From && From->isCpu()))
+    completeDownloads(Call);
   if (From && To && compare(*From, *To) == Agreement::Same) {
     // Already there: to() returns the tensor itself.
     ValueFact Same = Source;
@@ -67,9 +71,18 @@ ValueFact DeviceFlow::evaluateTransfer(const CXXMemberCallExpr &Call, ApiCall Ap
 }
 
 ValueFact DeviceFlow::evaluateSync(const CXXMemberCallExpr &Call) {
-  Facts.record(Transfer{&Call, factOf(Call.getImplicitObjectArgument()),
-                        DeviceSet::of(AbstractDevice::cpu()), /*IsSync=*/true});
+  ValueFact Source = factOf(Call.getImplicitObjectArgument());
+  Facts.record(Transfer{&Call, Source, DeviceSet::of(AbstractDevice::cpu()), /*IsSync=*/true});
+  // item() of a device tensor waits for the work queued before it.
+  if (std::optional<AbstractDevice> From = Source.Devices.single(); !From || !From->isCpu())
+    completeDownloads(Call);
   return ValueFact();
+}
+
+void DeviceFlow::completeDownloads(const Expr &Sync) {
+  for (auto &[Path, Fact] : Current)
+    if (Facts.downloadInFlight(Fact))
+      Fact.MadeBy = &Sync;
 }
 
 } // namespace placelint::analysis

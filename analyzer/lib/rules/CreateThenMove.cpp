@@ -118,58 +118,74 @@ bool isFirstUseSinceMade(const VarDecl &Var, const DeclRefExpr &Ref, const CallE
 
 } // namespace
 
-void diagnoseCreateThenMove(const FunctionFacts &Facts, FindingsHandler &Handler) {
+namespace {
+
+// The finding T is, if the tensor it moves was made on the host by a
+// factory only to be moved at once.
+std::optional<CreateThenMoveFinding> createThenMove(const FunctionFacts &Facts, const Transfer &T,
+                                                    std::unique_ptr<ParentMap> &Parents) {
   BodyFacts &Body = Facts.body();
+  const CallExpr *Factory = T.IsSync ? nullptr : Facts.hostFactoryThatMade(T.Source);
+  // A move to the cpu moves nothing; one to a device not known here
+  // (`to(x.device())`, `to(pick_device())`) may well move.
+  bool ToHost = llvm::all_of(T.Target.devices(),
+                             [](const AbstractDevice &D) { return D.isCpu(); });
+  if (T.IsSync || !Factory || T.Target.isBottom() || (T.Target.isKnown() && ToHost) ||
+      isNonLeafParameterMove(Facts, *T.Call))
+    return std::nullopt;
+  // One bug, one report: a move whose result is thrown away is
+  // placement-discarded-transfer's; once fixed, this may apply.
+  if (llvm::is_contained(Body.discardedTransfers(), T.Call))
+    return std::nullopt;
+  const Expr *Receiver = stripCopies(T.Call->getImplicitObjectArgument());
+  const auto *Ref = dyn_cast<DeclRefExpr>(Receiver->IgnoreParenImpCasts());
+  const auto *Var = Ref ? dyn_cast<VarDecl>(Ref->getDecl()) : nullptr;
+  // Through a variable, the move must be its first use since it got the
+  // factory's tensor (not filled, loaded or read on the host in between);
+  // chained, conversions between are fine (`ones({1}).to(kBool).cuda()`).
+  if (Var ? !isFirstUseSinceMade(*Var, *Ref, *Factory, Facts)
+          : !findInTree(Receiver, [&](const Stmt &S) { return &S == Factory; }))
+    return std::nullopt;
+  CreateThenMoveFinding Finding;
+  Finding.Factory = Factory;
+  Finding.Move = T.Call;
+  Finding.Receiver = Receiver;
+  Finding.Target = T.Target;
+  // A tensor made before a loop and moved in it is moved again on every
+  // iteration: placement-transfer-in-loop's (hoist the move), not this.
+  const Stmt *Loop = Body.loopAround(*T.Call);
+  if (Loop && !findInTree(Loop, [&](const Stmt &S) { return &S == Factory; }))
+    return std::nullopt;
+  Finding.Loop = Loop;
+  Finding.Hoistable =
+      Finding.Loop && llvm::all_of(Factory->arguments(), [&](const Expr *Arg) {
+        return Body.isInvariantIn(*Arg, *Finding.Loop);
+      });
+  Stmt *FunctionBody = Facts.function().getBody();
+  if (!Parents)
+    Parents = std::make_unique<ParentMap>(FunctionBody);
+  Finding.OnlyForOptions =
+      onlyForOptions(*T.Call, *Parents, *FunctionBody, Body.model(), Finding.ChainedOptions);
+  Finding.ChainedReadsDevice =
+      Finding.ChainedOptions &&
+      Body.model().classifyCall(*Finding.ChainedOptions).Kind == CallKind::DeviceOf;
+  if (Var)
+    Finding.MovesBack = assignmentBack(*T.Call, *Var, *Parents);
+  return Finding;
+}
+
+} // namespace
+
+void diagnoseCreateThenMove(const FunctionFacts &Facts, FindingsHandler &Handler) {
   std::unique_ptr<ParentMap> Parents; // built for the first finding
-  for (const Transfer &T : Facts.transfers()) {
-    const CallExpr *Factory = T.IsSync ? nullptr : Facts.hostFactoryThatMade(T.Source);
-    // A move to the cpu moves nothing; one to a device not known here
-    // (`to(x.device())`, `to(pick_device())`) may well move.
-    bool ToHost = llvm::all_of(T.Target.devices(),
-                               [](const AbstractDevice &D) { return D.isCpu(); });
-    if (T.IsSync || !Factory || T.Target.isBottom() || (T.Target.isKnown() && ToHost) ||
-        isNonLeafParameterMove(Facts, *T.Call))
-      continue;
-    // One bug, one report: a move whose result is thrown away is
-    // placement-discarded-transfer's; once fixed, this may apply.
-    if (llvm::is_contained(Body.discardedTransfers(), T.Call))
-      continue;
-    const Expr *Receiver = stripCopies(T.Call->getImplicitObjectArgument());
-    const auto *Ref = dyn_cast<DeclRefExpr>(Receiver->IgnoreParenImpCasts());
-    const auto *Var = Ref ? dyn_cast<VarDecl>(Ref->getDecl()) : nullptr;
-    // Through a variable, the move must be its first use since it got the
-    // factory's tensor (not filled, loaded or read on the host in between);
-    // chained, conversions between are fine (`ones({1}).to(kBool).cuda()`).
-    if (Var ? !isFirstUseSinceMade(*Var, *Ref, *Factory, Facts)
-            : !findInTree(Receiver, [&](const Stmt &S) { return &S == Factory; }))
-      continue;
-    CreateThenMoveFinding Finding;
-    Finding.Factory = Factory;
-    Finding.Move = T.Call;
-    Finding.Receiver = Receiver;
-    Finding.Target = T.Target;
-    // A tensor made before a loop and moved in it is moved again on every
-    // iteration: placement-transfer-in-loop's (hoist the move), not this.
-    const Stmt *Loop = Body.loopAround(*T.Call);
-    if (Loop && !findInTree(Loop, [&](const Stmt &S) { return &S == Factory; }))
-      continue;
-    Finding.Loop = Loop;
-    Finding.Hoistable =
-        Finding.Loop && llvm::all_of(Factory->arguments(), [&](const Expr *Arg) {
-          return Body.isInvariantIn(*Arg, *Finding.Loop);
-        });
-    Stmt *FunctionBody = Facts.function().getBody();
-    if (!Parents)
-      Parents = std::make_unique<ParentMap>(FunctionBody);
-    Finding.OnlyForOptions =
-        onlyForOptions(*T.Call, *Parents, *FunctionBody, Body.model(), Finding.ChainedOptions);
-    Finding.ChainedReadsDevice =
-        Finding.ChainedOptions &&
-        Body.model().classifyCall(*Finding.ChainedOptions).Kind == CallKind::DeviceOf;
-    if (Var)
-      Finding.MovesBack = assignmentBack(*T.Call, *Var, *Parents);
-    Handler.onCreateThenMove(Finding);
-  }
+  for (const Transfer &T : Facts.transfers())
+    if (std::optional<CreateThenMoveFinding> Finding = createThenMove(Facts, T, Parents))
+      Handler.onCreateThenMove(*Finding);
+}
+
+bool isCreateThenMove(const FunctionFacts &Facts, const Transfer &T) {
+  std::unique_ptr<ParentMap> Parents;
+  return createThenMove(Facts, T, Parents).has_value();
 }
 
 } // namespace placelint::analysis

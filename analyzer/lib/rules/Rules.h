@@ -15,6 +15,7 @@ namespace placelint::analysis {
 
 class FindingsHandler;
 class FunctionFacts;
+struct Transfer;
 
 using Diagnoser = void (*)(const FunctionFacts &Facts, FindingsHandler &Handler);
 
@@ -31,6 +32,11 @@ using Diagnoser = void (*)(const FunctionFacts &Facts, FindingsHandler &Handler)
 // Whether a move's copy is used as a parameter that is not a leaf
 // (NonLeafParameter.cpp); placement-create-then-move leaves such moves to it.
 bool isNonLeafParameterMove(const FunctionFacts &Facts, const clang::Expr &Move);
+
+// Whether T moves a tensor a factory made on the host only to be moved
+// (CreateThenMove.cpp): placement-pageable-non-blocking leaves such moves to
+// it, whose fix makes the tensor where it goes.
+bool isCreateThenMove(const FunctionFacts &Facts, const Transfer &T);
 
 // Every rule the analyzer checks, in the catalogue's order.
 llvm::ArrayRef<Diagnoser> allDiagnosers();

@@ -9,6 +9,7 @@
 
 #include <cstdint>
 #include <initializer_list>
+#include <iosfwd>
 #include <memory>
 #include <optional>
 #include <tuple>
@@ -53,6 +54,7 @@ public:
   size_t size() const;
 };
 using IntArrayRef = ArrayRef<int64_t>;
+std::ostream &operator<<(std::ostream &out, IntArrayRef sizes);
 
 class Scalar {
 public:
@@ -74,6 +76,7 @@ struct TensorOptions {
   TensorOptions device(std::optional<Device> device) const noexcept;
   TensorOptions dtype(std::optional<ScalarType> dtype) const noexcept;
   TensorOptions requires_grad(std::optional<bool> requires_grad) const noexcept;
+  TensorOptions pinned_memory(std::optional<bool> pinned_memory) const noexcept;
   Device device() const noexcept;
 };
 
@@ -144,9 +147,12 @@ public:
   Tensor matmul(const Tensor &other) const;
   Tensor mm(const Tensor &mat2) const;
   Tensor &copy_(const Tensor &src, bool non_blocking = false) const;
+  Tensor pin_memory() const;
+  bool is_pinned() const;
   Tensor sum(std::optional<ScalarType> dtype = std::nullopt) const;
   Tensor mean(std::optional<ScalarType> dtype = std::nullopt) const;
   Tensor relu() const;
+  Tensor softmax(int64_t dim) const;
   Tensor exp() const;
   Tensor view(IntArrayRef size) const;
   Tensor reshape(IntArrayRef shape) const;
@@ -170,6 +176,8 @@ public:
   const Tensor &requires_grad_(bool requires_grad = true) const;
   void backward() const;
   Tensor &mul_(const Scalar &other) const;
+  Tensor &sub_(const Tensor &other) const;
+  Tensor &fill_(const Scalar &value) const;
 };
 
 Tensor operator+(const Tensor &x, const Tensor &y);
@@ -205,6 +213,9 @@ Tensor mse_loss(const Tensor &self, const Tensor &target, int64_t reduction = 1)
 Tensor zeros(IntArrayRef size, TensorOptions options = {});
 Tensor ones(IntArrayRef size, TensorOptions options = {});
 
+// As ATen prints them.
+std::ostream &operator<<(std::ostream &out, const Tensor &t);
+
 } // namespace at
 
 namespace c10 {
@@ -218,6 +229,31 @@ namespace detail {
   if (__builtin_expect(static_cast<bool>(!(cond)), 0)) {                                          \
     ::c10::detail::torchCheckFail(__func__, __FILE__, static_cast<unsigned>(__LINE__), #cond);    \
   }
+
+namespace c10 {
+namespace cuda {
+// As c10/cuda/CUDAStream.h has it: a stream of one device.
+class CUDAStream {
+public:
+  void synchronize() const;
+  bool query() const;
+};
+CUDAStream getCurrentCUDAStream(int8_t device_index = -1);
+CUDAStream getStreamFromPool(bool isHighPriority = false, int8_t device = -1);
+} // namespace cuda
+} // namespace c10
+namespace at::cuda {
+using c10::cuda::CUDAStream;
+using c10::cuda::getCurrentCUDAStream;
+using c10::cuda::getStreamFromPool;
+// As ATen/cuda/CUDAEvent.h has it.
+class CUDAEvent {
+public:
+  void record(const CUDAStream &stream);
+  void synchronize() const;
+  bool query() const;
+};
+} // namespace at::cuda
 
 namespace c10 {
 // What a scripted module takes and returns.
@@ -247,6 +283,7 @@ at::Tensor tensor(at::ArrayRef<double> values, const at::TensorOptions &options 
 namespace cuda {
 size_t device_count();
 bool is_available();
+void synchronize(int64_t device_index = -1);
 } // namespace cuda
 
 namespace nn {

@@ -75,6 +75,10 @@ enum class CallKind {
   ShapeOf,         // view_as(y), expand_as(y): y gives only a shape
   Split,           // split, chunk, unbind: a list of parts, on the tensor's device
   Loss,            // functional losses: inputs on one device, a 0-dim result
+  // Reading what a tensor is, not its values.
+  Metadata,        // sizes(), dim(), dtype(), is_pinned(), backward(): moves nothing,
+                   // meets no other tensor
+  DataAccess,      // data_ptr(), accessor(): the tensor's memory, read where it is
   // Reading a tensor's placement.
   DeviceOf,        // t.device()
   OptionsOf,       // t.options(): options on the tensor's device
@@ -94,6 +98,9 @@ enum class CallKind {
   RegisterBuffer,     // register_buffer("b", b)
   RegisterModule,     // register_module("fc", fc)
   ModuleOptionWeight, // CrossEntropyLossOptions().weight(w): a loss's weight tensor
+  // Waiting for the device.
+  Synchronize,     // cuda::synchronize(), stream.synchronize(), event.synchronize():
+                   // the host waits for the work queued on the device
   // Optimizers and data.
   OptimizerConstruction, // std::make_unique<SGD>(params, ...): an optimizer
   OptimizerStep,         // optimizer.step(): changes its tensors in place
@@ -160,8 +167,12 @@ struct ProfileTable {
   ApiNames OptionsMethods;
   ApiNames ModuleMethods;
   ApiNames OptimizerMethods;
+  // Methods of the API's other classes: streams and events.
+  ApiNames StreamMethods;
   // Free functions whose names end so are losses (`nll_loss`, `cross_entropy`).
   std::vector<llvm::StringRef> LossSuffixes;
+  // The call that waits for every CUDA stream, as users write it.
+  llvm::StringRef CudaSynchronize;
 };
 
 const ProfileTable &profileTable(ApiProfile Profile);
@@ -228,6 +239,12 @@ public:
   // What Call does: a method by the kind of its object and its name, a free
   // function of the API or of std by its name.
   ApiCall classifyCall(const clang::CallExpr &Call) const;
+  // Whether a transfer or copy_ is asked not to block: the argument of its
+  // `non_blocking` parameter is written true.
+  bool isNonBlocking(const clang::CallExpr &Call) const;
+  // The call that waits for every CUDA stream (`torch::cuda::synchronize()`)
+  // in the one profile in force; empty when two are.
+  llvm::StringRef cudaSynchronizeCall() const;
   // What Method does when called on an object of its class (a module's
   // `forward`, an optimizer's `step`).
   ApiCall classifyMethod(const clang::CXXMethodDecl &Method) const;
@@ -243,6 +260,8 @@ private:
   ValueKind classifyRecord(const clang::CXXRecordDecl &Record) const;
   ValueKind classifyByName(llvm::StringRef QualifiedName) const;
   bool isApiNamespace(llvm::StringRef Name) const;
+  // Whether D is declared in one of the API's namespaces (its outermost).
+  bool isInApiNamespace(const clang::Decl &D) const;
   bool holdsTensors(clang::QualType Type) const;
   bool hasTrackedField(const clang::CXXRecordDecl &Record) const;
   bool isApiRecord(const clang::CXXRecordDecl &Record) const;

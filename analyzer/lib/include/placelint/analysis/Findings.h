@@ -6,6 +6,7 @@
 #include "placelint/analysis/DeviceLattice.h"
 
 #include "clang/Basic/SourceLocation.h"
+#include "llvm/ADT/StringRef.h"
 
 #include <string>
 
@@ -143,6 +144,29 @@ struct NonLeafParameterFinding {
   // The factory the move is chained on (`randn({n}, requires_grad()).to(d)`),
   // which the fix-it gives the device; else null.
   const clang::CallExpr *Factory = nullptr;
+};
+
+// A host tensor filled by a non_blocking download, read before anything
+// waited for the copy: it may hold stale or partial values.
+struct UnsynchronizedReadFinding {
+  const clang::Expr *Read = nullptr;     // `h` where it is read
+  const clang::CallExpr *Copy = nullptr; // `d.to(kCPU, true)`, `h.copy_(d, true)`
+  // The statement the read is in, when the copy is in the same block before
+  // it and copies from CUDA: `Synchronize` inserted before it fixes the
+  // read; else null.
+  const clang::Stmt *InsertBefore = nullptr;
+  llvm::StringRef Synchronize; // `torch::cuda::synchronize()`
+};
+
+// A non_blocking copy to a device from host memory that is not pinned: the
+// driver stages it synchronously, so it overlaps nothing.
+struct PageableNonBlockingFinding {
+  const clang::CallExpr *Copy = nullptr;   // `x.to(device, true)`, `d.copy_(x, true)`
+  const clang::Expr *Source = nullptr;     // `x`
+  const clang::CallExpr *Factory = nullptr; // what made x, on the host
+  // Whether `.pin_memory()` may go after Factory: a factory, the whole
+  // initializer of the local the copy reads.
+  bool FactoryInitializesSource = false;
 };
 
 class FindingsHandler {

@@ -1,0 +1,16 @@
+// The analyzer's view of the op catalogue, <placelint/ops.def>: how each op
+// the runtime defines is modelled (private to analyzer/lib). The pl profile
+// is this table and the names both APIs share beyond ops (options, modules,
+// optimizers); the libtorch profile adds libtorch's extra names to it.
+#pragma once
+
+#include "placelint/analysis/ApiModel.h"
+
+namespace placelint::analysis {
+
+// Adds every op of the catalogue to Table: its method and in-place method
+// to TensorMethods, its free function to FreeFunctions, each with the call
+// kind its catalogue entry implies.
+void addCatalogueOps(ProfileTable &Table);
+
+} // namespace placelint::analysis

@@ -1,0 +1,171 @@
+// placement-unsynchronized-read: a host tensor that a non_blocking download
+// fills (`d.to(kCPU, /*non_blocking=*/true)`, `h.copy_(d, true)`) read
+// before anything waited for the copy: it may hold stale or partial values
+// (docs/rules/placement-unsynchronized-read.md). The flow analysis keeps
+// the copy as the value's maker until a synchronisation (cuda::synchronize,
+// stream or event synchronize, item() or a blocking download of a device
+// tensor) on every path; a read of a value still made by the copy is the bug.
+#include "rules/Rules.h"
+
+#include "BodyFacts.h"
+#include "flow/FunctionFacts.h"
+#include "placelint/analysis/Findings.h"
+
+#include "clang/AST/ASTContext.h"
+#include "clang/AST/ExprCXX.h"
+#include "clang/AST/ParentMapContext.h"
+#include "clang/AST/StmtCXX.h"
+#include "clang/Basic/SourceManager.h"
+#include "llvm/ADT/DenseMap.h"
+
+namespace placelint::analysis {
+
+using namespace clang;
+
+namespace {
+
+// The node above E, past the implicit ones (casts, temporaries, parens).
+DynTypedNode parentOf(ASTContext &Context, const Stmt &S, const Stmt *&Child) {
+  Child = &S;
+  while (true) {
+    DynTypedNodeList Parents = Context.getParents(*Child);
+    if (Parents.empty())
+      return DynTypedNode();
+    const auto *Parent = Parents[0].get<Stmt>();
+    if (!Parent || !isa<ImplicitCastExpr, ParenExpr, MaterializeTemporaryExpr,
+                        CXXBindTemporaryExpr, ExprWithCleanups>(Parent))
+      return Parents[0];
+    Child = Parent;
+  }
+}
+
+// Whether the place E (a variable or field naming the host tensor) is read
+// there: its values used by a method, an operator, or a function it is
+// passed to. Reading what it is (sizes(), device()), writing it, copying
+// the handle, returning or moving it are not reads.
+bool isRead(const Expr &E, const ApiModel &Model, ASTContext &Context) {
+  const Stmt *Child = nullptr;
+  DynTypedNode Parent = parentOf(Context, E, Child);
+  if (const auto *Callee = Parent.get<MemberExpr>()) {
+    const Stmt *CallChild = nullptr;
+    const auto *Call = parentOf(Context, *Callee, CallChild).get<CXXMemberCallExpr>();
+    if (!Call)
+      return false;
+    switch (Model.classifyCall(*Call).Kind) {
+    case CallKind::Metadata:
+    case CallKind::DeviceOf:
+    case CallKind::OptionsOf:
+    case CallKind::CrossDeviceCopy: // written, not read
+    case CallKind::Unmodelled:
+      return false;
+    default:
+      return true;
+    }
+  }
+  if (const auto *Operator = Parent.get<CXXOperatorCallExpr>())
+    return !(Operator->isAssignmentOp() && Operator->getArg(0) == Child);
+  if (const auto *Call = Parent.get<CallExpr>()) {
+    if (isa<CXXMemberCallExpr>(Call) || Call->getCallee() == Child)
+      return false; // an argument of a method of another object: its summary's
+    switch (Model.classifyCall(*Call).Kind) {
+    case CallKind::StdMove:
+    case CallKind::TupleMake:
+    case CallKind::MakeShared:
+      return false;
+    default:
+      return true;
+    }
+  }
+  if (const auto *Unary = Parent.get<UnaryOperator>())
+    return Unary->getOpcode() != UO_AddrOf;
+  if (const auto *Binary = Parent.get<BinaryOperator>())
+    return !(Binary->isAssignmentOp() && Binary->getLHS() == Child);
+  return false;
+}
+
+// The statement around S that its block lists, and that block.
+std::pair<const Stmt *, const CompoundStmt *> statementOf(ASTContext &Context, const Stmt &S) {
+  const Stmt *Current = &S;
+  for (unsigned Depth = 0; Depth < 64; ++Depth) {
+    DynTypedNodeList Parents = Context.getParents(*Current);
+    if (Parents.empty())
+      return {nullptr, nullptr};
+    if (const auto *Block = Parents[0].get<CompoundStmt>())
+      return {Current, Block};
+    const auto *Parent = Parents[0].get<Stmt>();
+    if (!Parent) {
+      // A declaration's initializer: the DeclStmt above it.
+      const auto *Var = Parents[0].get<VarDecl>();
+      DynTypedNodeList Above = Var ? Context.getParents(*Var) : DynTypedNodeList(DynTypedNode());
+      Parent = Above.empty() ? nullptr : Above[0].get<Stmt>();
+      if (!Parent)
+        return {nullptr, nullptr};
+    }
+    Current = Parent;
+  }
+  return {nullptr, nullptr};
+}
+
+// The fact of the tensor the copy reads.
+const ValueFact *copiedFrom(const FunctionFacts &Facts, const CallExpr &Copy) {
+  const ValueFact *Source = nullptr;
+  const auto *Method = dyn_cast<CXXMemberCallExpr>(&Copy);
+  if (Method && Facts.body().model().classifyCall(Copy).Kind == CallKind::CrossDeviceCopy)
+    Source = Copy.getNumArgs() ? Facts.factAt(Copy.getArg(0)) : nullptr;
+  else if (Method)
+    Source = Facts.factAt(Method->getImplicitObjectArgument());
+  return Source;
+}
+
+// Whether the copy reads a tensor that may be on a device (a download of a
+// host tensor is no copy at all).
+bool mayReadTheDevice(const FunctionFacts &Facts, const CallExpr &Copy) {
+  const ValueFact *Source = copiedFrom(Facts, Copy);
+  std::optional<AbstractDevice> From = Source ? Source->Devices.single() : std::nullopt;
+  return !From || !From->isCpu();
+}
+
+bool copiesFromCuda(const FunctionFacts &Facts, const CallExpr &Copy) {
+  const ValueFact *Source = copiedFrom(Facts, Copy);
+  return Source && Source->Devices.isKnown() &&
+         llvm::all_of(Source->Devices.devices(),
+                      [](const AbstractDevice &D) { return D.isConcrete() && D.type() == DeviceKind::CUDA; });
+}
+
+} // namespace
+
+void diagnoseUnsynchronizedRead(const FunctionFacts &Facts, FindingsHandler &Handler) {
+  ASTContext &Context = Facts.function().getASTContext();
+  const SourceManager &SM = Context.getSourceManager();
+  const ApiModel &Model = Facts.body().model();
+  // The first read of each copy, in source order.
+  llvm::DenseMap<const CallExpr *, const Expr *> FirstRead;
+  for (const auto &[E, Fact] : Facts.expressions()) {
+    if (!isa<DeclRefExpr, MemberExpr>(E) || !Model.isTensor(E->getType()))
+      continue;
+    const CallExpr *Copy = Facts.downloadInFlight(Fact);
+    if (!Copy || !mayReadTheDevice(Facts, *Copy) || !isRead(*E, Model, Context))
+      continue;
+    const Expr *&First = FirstRead[Copy];
+    if (!First || SM.isBeforeInTranslationUnit(E->getBeginLoc(), First->getBeginLoc()))
+      First = E;
+  }
+  llvm::SmallVector<UnsynchronizedReadFinding, 4> Findings;
+  for (const auto &[Copy, Read] : FirstRead) {
+    UnsynchronizedReadFinding Finding{Read, Copy, nullptr, {}};
+    auto [ReadStatement, ReadBlock] = statementOf(Context, *Read);
+    auto [CopyStatement, CopyBlock] = statementOf(Context, *Copy);
+    Finding.Synchronize = Model.cudaSynchronizeCall();
+    if (ReadBlock && ReadBlock == CopyBlock && ReadStatement != CopyStatement &&
+        copiesFromCuda(Facts, *Copy) && !Finding.Synchronize.empty())
+      Finding.InsertBefore = ReadStatement;
+    Findings.push_back(Finding);
+  }
+  llvm::sort(Findings, [&](const UnsynchronizedReadFinding &L, const UnsynchronizedReadFinding &R) {
+    return SM.isBeforeInTranslationUnit(L.Read->getBeginLoc(), R.Read->getBeginLoc());
+  });
+  for (const UnsynchronizedReadFinding &Finding : Findings)
+    Handler.onUnsynchronizedRead(Finding);
+}
+
+} // namespace placelint::analysis

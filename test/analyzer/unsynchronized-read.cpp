@@ -1,0 +1,123 @@
+// RUN: %check_placement %s placement-unsynchronized-read %t -compile-fixed -- -- %mock_includes
+//
+// A non_blocking download returns at once; its host tensor holds the values
+// only after a synchronisation. Each program with the bug is followed by its
+// correct look-alike.
+#include <torch/torch.h>
+#include <iostream>
+#include <vector>
+
+void consume(float v);
+void log_metrics(const torch::Tensor &t);
+
+struct Net : torch::nn::Module {
+  torch::Tensor forward(const torch::Tensor &x);
+};
+
+// Evaluation copies the logits back without blocking, then reads them.
+void evaluateReadsLogitsAtOnce(Net &model, const torch::Tensor &batch) {
+  torch::Tensor logits = model.forward(batch.to(torch::kCUDA));
+  torch::Tensor host = logits.to(torch::kCPU, /*non_blocking=*/true);
+  float best = host.max().item<float>();
+  // CHECK-MESSAGES: :[[@LINE-1]]:16: warning: 'host' is read on the host before the non_blocking copy that fills it is synchronized; it may hold stale or partial values [placement-unsynchronized-read]
+  // CHECK-MESSAGES: :[[@LINE-3]]:31: note: copied here with non_blocking=true; synchronize before reading it
+  // CHECK-FIXES: {{^}}  torch::cuda::synchronize();{{$}}
+  // CHECK-FIXES-NEXT: {{^}}  float best = host.max().item<float>();{{$}}
+  consume(best);
+}
+
+void evaluateSynchronizesFirst(Net &model, const torch::Tensor &batch) {
+  torch::Tensor logits = model.forward(batch.to(torch::kCUDA));
+  torch::Tensor host = logits.to(torch::kCPU, /*non_blocking=*/true);
+  torch::cuda::synchronize(); // the copy has landed
+  float best = host.max().item<float>();
+  consume(best);
+}
+
+// The stream the copy ran on is synchronised: as good.
+void streamSynchronized(const torch::Tensor &batch) {
+  torch::Tensor scores = batch.to(torch::kCUDA).softmax(1);
+  torch::Tensor host = scores.to(torch::kCPU, true);
+  at::cuda::getCurrentCUDAStream().synchronize();
+  log_metrics(host);
+}
+
+// Printing and passing to a helper read the values too; its sizes do not.
+void printedBeforeSync(torch::Device device, const torch::Tensor &batch) {
+  torch::Tensor loss = (batch.to(device) * 2).mean();
+  torch::Tensor host = loss.to(torch::kCPU, true);
+  std::cout << host.sizes() << "\n";
+  std::cout << host << "\n";
+  // CHECK-MESSAGES: :[[@LINE-1]]:16: warning: 'host' is read on the host before the non_blocking copy that fills it is synchronized; it may hold stale or partial values [placement-unsynchronized-read]
+  // CHECK-MESSAGES: :[[@LINE-4]]:29: note: copied here with non_blocking=true; synchronize before reading it
+  log_metrics(host);
+}
+
+// A blocking op on the device in between (item() of a device tensor) waits
+// for the queued copy.
+void itemOfADeviceTensorWaits(const torch::Tensor &batch) {
+  torch::Tensor d = batch.to(torch::kCUDA) * 2;
+  torch::Tensor host = d.to(torch::kCPU, true);
+  float total = d.sum().item<float>();
+  log_metrics(host + total);
+}
+
+// A blocking download is complete when it returns.
+void blockingDownload(const torch::Tensor &batch) {
+  torch::Tensor d = batch.to(torch::kCUDA) * 2;
+  torch::Tensor host = d.to(torch::kCPU);
+  consume(host.item<float>());
+}
+
+// The host buffer filled in place by copy_ is read before the copy lands.
+void copyIntoPinnedBuffer(const torch::Tensor &batch) {
+  torch::Tensor staging = torch::empty({64}, torch::TensorOptions().pinned_memory(true));
+  torch::Tensor d = batch.to(torch::kCUDA) * 2;
+  staging.copy_(d, /*non_blocking=*/true);
+  log_metrics(staging);
+  // CHECK-MESSAGES: :[[@LINE-1]]:15: warning: 'staging' is read on the host before the non_blocking copy that fills it is synchronized; it may hold stale or partial values [placement-unsynchronized-read]
+  // CHECK-MESSAGES: :[[@LINE-3]]:11: note: copied here with non_blocking=true; synchronize before reading it
+  // CHECK-FIXES: {{^}}  torch::cuda::synchronize();{{$}}
+  // CHECK-FIXES-NEXT: {{^}}  log_metrics(staging);{{$}}
+}
+
+void copyIntoPinnedBufferThenSynchronize(const torch::Tensor &batch) {
+  torch::Tensor staging = torch::empty({64}, torch::TensorOptions().pinned_memory(true));
+  torch::Tensor d = batch.to(torch::kCUDA) * 2;
+  staging.copy_(d, /*non_blocking=*/true);
+  torch::cuda::synchronize(); // the copy has landed
+  log_metrics(staging);
+}
+
+// In a training loop: the loss of each step is downloaded without blocking
+// and logged at once.
+void trainingLoopLogsEachLoss(Net &model, const std::vector<torch::Tensor> &batches) {
+  std::vector<float> history;
+  for (const torch::Tensor &batch : batches) {
+    torch::Tensor loss = model.forward(batch.to(torch::kCUDA)).mean();
+    torch::Tensor host = loss.detach().to(torch::kCPU, true);
+    history.push_back(host.item<float>());
+    // CHECK-MESSAGES: :[[@LINE-1]]:23: warning: 'host' is read on the host before the non_blocking copy that fills it is synchronized; it may hold stale or partial values [placement-unsynchronized-read]
+    // CHECK-MESSAGES: :[[@LINE-3]]:40: note: copied here with non_blocking=true; synchronize before reading it
+    // CHECK-FIXES: {{^}}    torch::cuda::synchronize();{{$}}
+    // CHECK-FIXES-NEXT: {{^}}    history.push_back(host.item<float>());{{$}}
+  }
+}
+
+// ...and its look-alike synchronises once per step before reading.
+void trainingLoopSynchronizesEachStep(Net &model, const std::vector<torch::Tensor> &batches) {
+  std::vector<float> history;
+  for (const torch::Tensor &batch : batches) {
+    torch::Tensor loss = model.forward(batch.to(torch::kCUDA)).mean();
+    torch::Tensor host = loss.detach().to(torch::kCPU, true);
+    torch::cuda::synchronize();
+    history.push_back(host.item<float>());
+  }
+}
+
+// A download of a host tensor copies nothing.
+void hostTensorNonBlocking(const torch::Tensor &batch) {
+  torch::Tensor h = torch::ones({4});
+  torch::Tensor same = h.to(torch::kCPU, true);
+  consume(same.sum().item<float>());
+}
