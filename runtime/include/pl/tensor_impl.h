@@ -45,6 +45,8 @@ public:
   std::size_t nbytes() const noexcept { return nbytes_; }
   Device device() const noexcept { return device_; }
   bool is_pinned() const noexcept { return pinned_for_.has_value(); }
+  // The accelerator whose pinned memory this is (none when pageable).
+  std::optional<DeviceType> pinned_for() const noexcept { return pinned_for_; }
   // Unique for the life of the process (addresses are reused, ids are not).
   std::uint64_t id() const noexcept { return id_; }
   std::uint32_t version() const noexcept { return version_; }

@@ -85,7 +85,7 @@ Tensor empty(IntArrayRef sizes, TensorOptions options, SourceLocation loc) {
   if (options.pinned_memory()) {
     detail::check_pinnable("empty", device);
     return detail::host_factory_result(
-        detail::make_pinned_tensor(sizes, options.dtype(), detail::kPinnedMemoryFor, loc), options,
+        detail::make_pinned_tensor(sizes, options.dtype(), detail::pinned_memory_accelerator(), loc), options,
         loc);
   }
   return detail::host_factory_result(detail::make_tensor(sizes, options.dtype(), device), options,

@@ -82,8 +82,9 @@ std::int64_t checked_numel(IntArrayRef sizes, ScalarType dtype, Device device);
 // A new contiguous tensor on a resolved device; validates sizes.
 Tensor make_tensor(IntArrayRef sizes, ScalarType dtype, Device device);
 // The device type whose pinned host memory pin_memory() and
-// TensorOptions::pinned_memory() ask for, as in libtorch.
-inline constexpr DeviceType kPinnedMemoryFor = kCUDA;
+// TensorOptions::pinned_memory() ask for: CUDA's when a CUDA device is
+// present, as in libtorch, else sim's (so pinning works without a GPU).
+DeviceType pinned_memory_accelerator();
 // A new contiguous cpu tensor in host memory pinned by the backend of
 // `accelerator` (core/pinned.cpp); DeviceError naming loc when there is no
 // device of that type.

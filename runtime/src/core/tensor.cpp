@@ -152,13 +152,18 @@ void copy_bytes(const TensorImpl &dst, const TensorImpl &src, bool non_blocking)
     return;
   void *to = kernel_arg(dst).data;
   const void *from = kernel_arg(src).data;
+  // Asynchronous only from or into memory the device's backend pinned: its
+  // block waits for the copy before reuse. Pageable memory may be paged out,
+  // and memory pinned outside pl (from_blob) may be freed or changed by its
+  // owner at once, so those copies are synchronous.
   if (src.device.is_cpu()) {
-    backend_of(dst.device).copy_from_host(to, dst.device.index(), from, nbytes, non_blocking);
+    backend_of(dst.device)
+        .copy_from_host(to, dst.device.index(), from, nbytes,
+                        non_blocking && src.storage->pinned_for() == dst.device.type());
   } else if (dst.device.is_cpu()) {
-    // Asynchronous only into pinned memory: pageable memory may be paged out.
     backend_of(src.device)
         .copy_to_host(to, from, src.device.index(), nbytes,
-                      non_blocking && dst.storage->is_pinned());
+                      non_blocking && dst.storage->pinned_for() == src.device.type());
   } else if (src.device.type() == dst.device.type()) {
     backend_of(src.device)
         .copy_between_devices(to, dst.device.index(), from, src.device.index(), nbytes);

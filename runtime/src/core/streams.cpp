@@ -1,0 +1,91 @@
+// pl::Stream, pl::Event and pl::synchronize: the device-generic front end
+// over the backend's stream capabilities (core/backend.h), like c10::Stream
+// and c10::Event. Resolving the device first gives the clear error naming
+// the call site for a device that does not exist.
+#include <pl/stream.h>
+
+#include "core/internal.h"
+
+namespace pl {
+namespace {
+
+// A resolved device that has streams; DeviceError naming loc otherwise.
+Device stream_device(std::string_view op, Device requested, std::source_location loc) {
+  const Device device = detail::resolve_device(requested, loc);
+  PL_CHECK(!device.is_cpu(), DeviceError, op, ": ", device, " has no streams (at ",
+           loc.file_name(), ":", loc.line(), ")");
+  return device;
+}
+
+backend::Backend &backend_of(const Stream &stream) {
+  return backend::backend_for(stream.device().type());
+}
+
+} // namespace
+
+void Stream::synchronize() const { backend_of(*this).synchronize_stream(device_index(), handle_); }
+
+bool Stream::query() const { return backend_of(*this).stream_idle(device_index(), handle_); }
+
+Stream getCurrentStream(Device device, std::source_location loc) {
+  const Device resolved = stream_device("getCurrentStream", device, loc);
+  return Stream(resolved, backend::backend_for(resolved.type()).current_stream(resolved.index()));
+}
+
+Stream getDefaultStream(Device device, std::source_location loc) {
+  return Stream(stream_device("getDefaultStream", device, loc), nullptr);
+}
+
+Stream getStreamFromPool(Device device, std::source_location loc) {
+  const Device resolved = stream_device("getStreamFromPool", device, loc);
+  return Stream(resolved,
+                backend::backend_for(resolved.type()).stream_from_pool(resolved.index(), false));
+}
+
+void setCurrentStream(Stream stream) {
+  backend_of(stream).set_current_stream(stream.device_index(), stream.native_handle());
+}
+
+void synchronize(Device device, std::source_location loc) {
+  const Device resolved = stream_device("synchronize", device, loc);
+  backend::backend_for(resolved.type()).synchronize_device(resolved.index());
+}
+
+StreamGuard::StreamGuard(Stream stream)
+    : original_(getCurrentStream(stream.device())), current_(stream) {
+  setCurrentStream(stream);
+}
+
+StreamGuard::~StreamGuard() { setCurrentStream(original_); }
+
+void Event::record(const Stream &stream) {
+  std::shared_ptr<backend::StreamEvent> event =
+      backend_of(stream).record_event(stream.device_index(), stream.native_handle());
+  PL_CHECK(event != nullptr, DeviceError, "Event::record: ", stream.device(),
+           " has no events in this build");
+  recorded_ = std::move(event);
+}
+
+void Event::record(Device device, std::source_location loc) {
+  record(getCurrentStream(device, loc));
+}
+
+void Event::block(const Stream &stream) const {
+  if (recorded_ != nullptr)
+    backend_of(stream).stream_wait_event(stream.device_index(), stream.native_handle(), recorded_);
+}
+
+bool Event::query() const { return recorded_ == nullptr || recorded_->done(); }
+
+void Event::synchronize() const {
+  if (recorded_ != nullptr)
+    recorded_->synchronize();
+}
+
+double Event::elapsed_time(const Event &end) const {
+  PL_CHECK(recorded_ != nullptr && end.recorded_ != nullptr, Error,
+           "elapsed_time: both events must be recorded");
+  return end.recorded_->elapsed_ms_since(*recorded_);
+}
+
+} // namespace pl
