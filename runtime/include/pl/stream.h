@@ -5,10 +5,11 @@
 // different streams may overlap. Works for every accelerator with streams
 // (sim, cuda); pl::cuda keeps libtorch's CUDA spellings (<pl/cuda_stream.h>).
 //
-// A device with no streams (the cpu), or one that does not exist, is a
-// pl::DeviceError naming the call site.
+// Asking for a stream of a device with none (the cpu), or of one that does
+// not exist, is a pl::DeviceError naming the call site.
 #pragma once
 
+#include <cstdint>
 #include <memory>
 #include <source_location>
 
@@ -49,7 +50,8 @@ Stream getDefaultStream(Device device, std::source_location loc = std::source_lo
 Stream getStreamFromPool(Device device, std::source_location loc = std::source_location::current());
 // Makes `stream` the calling thread's current stream on its device.
 void setCurrentStream(Stream stream);
-// Waits for all work queued on the device, on any stream.
+// Waits for all work queued on the device, on any stream (on the cpu,
+// where work is done when its call returns, nothing).
 void synchronize(Device device, std::source_location loc = std::source_location::current());
 
 // Makes a stream current on its device for a scope, then restores the one
@@ -91,6 +93,12 @@ public:
 
 private:
   std::shared_ptr<backend::StreamEvent> recorded_;
+  // Where it was recorded, for the transfer guard's happens-before
+  // (placement-unsynchronized-read): synchronising the event covers the
+  // copies queued on that stream before it.
+  Device device_ = Device(kCPU);
+  void *stream_ = nullptr;
+  std::uint64_t tick_ = 0;
 };
 
 } // namespace pl

@@ -23,7 +23,10 @@ backend::Backend &backend_of(const Stream &stream) {
 
 } // namespace
 
-void Stream::synchronize() const { backend_of(*this).synchronize_stream(device_index(), handle_); }
+void Stream::synchronize() const {
+  backend_of(*this).synchronize_stream(device_index(), handle_);
+  detail::note_stream_synchronized(device_, handle_);
+}
 
 bool Stream::query() const { return backend_of(*this).stream_idle(device_index(), handle_); }
 
@@ -47,8 +50,13 @@ void setCurrentStream(Stream stream) {
 }
 
 void synchronize(Device device, std::source_location loc) {
+  // Work on the cpu is done when its call returns, so code written for any
+  // device may synchronise it.
+  if (detail::resolve_device(device, loc).is_cpu())
+    return;
   const Device resolved = stream_device("synchronize", device, loc);
   backend::backend_for(resolved.type()).synchronize_device(resolved.index());
+  detail::note_device_synchronized(resolved);
 }
 
 StreamGuard::StreamGuard(Stream stream)
@@ -64,6 +72,9 @@ void Event::record(const Stream &stream) {
   PL_CHECK(event != nullptr, DeviceError, "Event::record: ", stream.device(),
            " has no events in this build");
   recorded_ = std::move(event);
+  device_ = stream.device();
+  stream_ = stream.native_handle();
+  tick_ = detail::next_sync_tick();
 }
 
 void Event::record(Device device, std::source_location loc) {
@@ -78,8 +89,10 @@ void Event::block(const Stream &stream) const {
 bool Event::query() const { return recorded_ == nullptr || recorded_->done(); }
 
 void Event::synchronize() const {
-  if (recorded_ != nullptr)
-    recorded_->synchronize();
+  if (recorded_ == nullptr)
+    return;
+  recorded_->synchronize();
+  detail::note_stream_synchronized_up_to(device_, stream_, tick_);
 }
 
 double Event::elapsed_time(const Event &end) const {
