@@ -166,6 +166,16 @@ TEST_F(SimStreams, StreamsOfTheCpuOrOfAMissingDeviceAreDeviceErrors) {
   EXPECT_NO_THROW(pl::synchronize(Device("cpu"))); // its work is already done
 }
 
+TEST_F(SimStreams, AStreamMadeUpByHandIsADeviceError) {
+  int not_a_stream = 0;
+  const pl::Stream made_up(kSim0, &not_a_stream);
+  EXPECT_THROW(made_up.synchronize(), pl::DeviceError);
+  EXPECT_THROW(pl::setCurrentStream(made_up), pl::DeviceError);
+  EXPECT_THROW(pl::Event().record(made_up), pl::DeviceError);
+  EXPECT_THROW((void)pl::Stream(Device("sim:5"), nullptr).query(), pl::DeviceError);
+  EXPECT_THROW(pl::Stream(Device("cpu"), nullptr).synchronize(), pl::DeviceError);
+}
+
 TEST_F(SimStreams, NonBlockingUploadFromPinnedMemoryReturnsBeforeItsBytesMove) {
   hold_work();
   const pl::Tensor pinned = pl::full({3}, 1.0).pin_memory();

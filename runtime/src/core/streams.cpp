@@ -4,6 +4,7 @@
 // the call site for a device that does not exist.
 #include <pl/stream.h>
 
+#include "core/device_enumerator.h"
 #include "core/internal.h"
 
 namespace pl {
@@ -17,8 +18,14 @@ Device stream_device(std::string_view op, Device requested, std::source_location
   return device;
 }
 
+// The backend of a stream's device, which must exist and have streams (a
+// pl::Stream can be constructed from anything).
 backend::Backend &backend_of(const Stream &stream) {
-  return backend::backend_for(stream.device().type());
+  const Device device = stream.device();
+  PL_CHECK(!device.is_cpu() && device.index() >= 0 &&
+               device.index() < backend::devices_for(device.type()).device_count(),
+           DeviceError, "the stream's device ", device, " has no streams here");
+  return backend::backend_for(device.type());
 }
 
 } // namespace

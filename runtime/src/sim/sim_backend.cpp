@@ -6,6 +6,7 @@
 // devices is counted when it is queued. Pinned host memory comes from a
 // PinnedBlockCache, so a non_blocking copy really returns before its bytes
 // move.
+#include <algorithm>
 #include <array>
 #include <atomic>
 #include <cstdlib>
@@ -88,6 +89,12 @@ public:
   SimStream &default_stream() { return made(default_); }
   SimStream &from_pool() {
     return made(pool_[next_pool_.fetch_add(1, std::memory_order_relaxed) % kPoolStreams]);
+  }
+  // Whether `stream` is one of this device's pool streams.
+  bool in_pool(const SimStream *stream) {
+    std::lock_guard lock(mutex_);
+    return std::any_of(pool_.begin(), pool_.end(),
+                       [&](const std::unique_ptr<SimStream> &s) { return s.get() == stream; });
   }
   // Every stream made so far.
   template <class Visit> void for_each_made(Visit &&visit) {
@@ -207,16 +214,17 @@ public:
     return current_streams[index(device)];
   }
   void set_current_stream(DeviceIndex device, StreamHandle stream) override {
+    (void)checked_stream(device, stream);
     current_streams[index(device)] = static_cast<SimStream *>(stream);
   }
   StreamHandle stream_from_pool(DeviceIndex device, bool /*high_priority*/) override {
     return &streams_[index(device)].from_pool();
   }
   void synchronize_stream(DeviceIndex device, StreamHandle stream) override {
-    stream_of(device, stream).synchronize();
+    checked_stream(device, stream).synchronize();
   }
   bool stream_idle(DeviceIndex device, StreamHandle stream) override {
-    return stream_of(device, stream).idle();
+    return checked_stream(device, stream).idle();
   }
   void synchronize_device(DeviceIndex device) override {
     std::vector<SimStream *> made;
@@ -225,11 +233,11 @@ public:
       stream->synchronize();
   }
   std::shared_ptr<StreamEvent> record_event(DeviceIndex device, StreamHandle stream) override {
-    return SimEvent::record(stream_of(device, stream));
+    return SimEvent::record(checked_stream(device, stream));
   }
   void stream_wait_event(DeviceIndex device, StreamHandle stream,
                          std::shared_ptr<StreamEvent> event) override {
-    stream_of(device, stream).enqueue([event] { event->synchronize(); });
+    checked_stream(device, stream).enqueue([event] { event->synchronize(); });
   }
 
   // ---- pl::sim --------------------------------------------------------------------
@@ -276,6 +284,14 @@ private:
   SimStream &stream_of(DeviceIndex device, StreamHandle stream) {
     return stream == nullptr ? streams_[index(device)].default_stream()
                              : *static_cast<SimStream *>(stream);
+  }
+  // A handle from a pl::Stream, which anyone can construct: the default
+  // stream or one of the device's pool streams, else a DeviceError.
+  SimStream &checked_stream(DeviceIndex device, StreamHandle stream) {
+    PL_CHECK(stream == nullptr || streams_[index(device)].in_pool(static_cast<SimStream *>(stream)),
+             DeviceError, "sim:", device,
+             ": the stream is none of its streams (pl::getDefaultStream, pl::getStreamFromPool)");
+    return stream_of(device, stream);
   }
   SimStream &current(DeviceIndex device) { return stream_of(device, current_stream(device)); }
   // The front end's contract: a non_blocking copy's host side is this
