@@ -18,6 +18,7 @@
 #include <pl/scalar.h>
 #include <pl/scalar_type.h>
 #include <pl/sim.h>
+#include <pl/stream.h>
 #include <pl/tensor.h>
 #include <pl/tensor_options.h>
 #include <pl/transfer_guard.h>

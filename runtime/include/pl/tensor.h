@@ -68,8 +68,10 @@ public:
 
   // Raw pointer to the first element, on the tensor's device (a device
   // pointer for non-cpu tensors). Throws DTypeError when T does not match.
-  template <class T> T *data_ptr() const;
-  void *data_ptr() const;
+  // The host reading through the pointer is a read (the transfer guard's
+  // placement-unsynchronized-read names loc).
+  template <class T> T *data_ptr(SourceLocation loc = SourceLocation::current()) const;
+  void *data_ptr(SourceLocation loc = SourceLocation::current()) const;
 
   // The single element as T (converted), copying it to the host; a device
   // tensor counts as a device-to-host transfer at `loc` for the guard.
@@ -209,14 +211,14 @@ private:
     return *impl_;
   }
   Tensor &self_ref() const { return const_cast<Tensor &>(*this); }
-  void *typed_data_ptr(ScalarType expected) const;
+  void *typed_data_ptr(ScalarType expected, SourceLocation loc) const;
   void read_item(void *dst, ScalarType as, SourceLocation loc) const;
 
   std::shared_ptr<TensorImpl> impl_;
 };
 
-template <class T> T *Tensor::data_ptr() const {
-  return static_cast<T *>(typed_data_ptr(ScalarTypeOf<T>::value));
+template <class T> T *Tensor::data_ptr(SourceLocation loc) const {
+  return static_cast<T *>(typed_data_ptr(ScalarTypeOf<T>::value, loc));
 }
 
 template <class T> T Tensor::item(SourceLocation loc) const {

@@ -45,6 +45,8 @@ public:
   std::size_t nbytes() const noexcept { return nbytes_; }
   Device device() const noexcept { return device_; }
   bool is_pinned() const noexcept { return pinned_for_.has_value(); }
+  // The accelerator whose pinned memory this is (none when pageable).
+  std::optional<DeviceType> pinned_for() const noexcept { return pinned_for_; }
   // Unique for the life of the process (addresses are reused, ids are not).
   std::uint64_t id() const noexcept { return id_; }
   std::uint32_t version() const noexcept { return version_; }
@@ -65,6 +67,22 @@ public:
     return fresh_from_factory_;
   }
 
+  // placement-unsynchronized-read: the pinned destination of a non_blocking
+  // device-to-host copy remembers where that copy was queued (its device,
+  // stream, the host's stream-order tick, the call site), so that a host read
+  // with no synchronisation since is reported by happens-before, whether or
+  // not the copy has finished by chance. Set once, when the storage is made.
+  struct QueuedDownload {
+    Device device;
+    void *stream;
+    std::uint64_t tick;
+    std::source_location loc;
+  };
+  void set_queued_download(QueuedDownload download) noexcept { queued_download_ = download; }
+  const std::optional<QueuedDownload> &queued_download() const noexcept {
+    return queued_download_;
+  }
+
 private:
   void *data_;
   std::size_t nbytes_;
@@ -74,6 +92,7 @@ private:
   bool owned_;
   std::optional<DeviceType> pinned_for_; // the accelerator whose pinned memory this is
   std::optional<std::source_location> fresh_from_factory_;
+  std::optional<QueuedDownload> queued_download_;
   std::function<void(void *)> deleter_;
 };
 

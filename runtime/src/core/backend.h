@@ -20,6 +20,7 @@
 
 #include <cstddef>
 #include <cstdint>
+#include <memory>
 
 #include <pl/device.h>
 #include <pl/dim_vector.h>
@@ -75,6 +76,18 @@ enum class ReduceOp : std::int8_t {
 // A backend's stream, opaque to the front end (cudaStream_t for CUDA).
 using StreamHandle = void *;
 
+// A point recorded in a stream's work (Backend::record_event): complete once
+// the work queued there before it has finished. pl::Event holds one, and
+// the pinned block cache keeps one per queued copy of a block.
+class StreamEvent {
+public:
+  virtual ~StreamEvent() = default;
+  virtual bool done() = 0;
+  virtual void synchronize() = 0;
+  // Milliseconds from `start` to this event, both complete, of one backend.
+  virtual double elapsed_ms_since(StreamEvent &start) = 0;
+};
+
 // Row-major batched C = op(A) * op(B) (op = transpose when trans_*), where
 // op(A) is m x k, op(B) is k x n and C is m x n, all of `dtype` (Float or
 // Double). lda/ldb/ldc are the row strides (in elements) of A, B, C as
@@ -105,10 +118,11 @@ public:
   // ptr and nbytes exactly as returned by / passed to allocate().
   virtual void deallocate(DeviceIndex device, void *ptr, std::size_t nbytes) noexcept = 0;
 
-  // Host memory -> device memory. When non_blocking is true the backend may
-  // return before the copy completes, but then it must have staged `src`
-  // first (the host buffer may be freed or reused as soon as this returns),
-  // and the copy must complete before any later kernel on `dst_device` reads dst.
+  // Host memory -> device memory, on the current stream. The front end asks
+  // non_blocking only with `src` in this backend's pinned memory
+  // (allocate_pinned_host): then the backend returns before the copy runs
+  // and keeps src's block from reuse until it has (PinnedBlockCache).
+  // Otherwise synchronous: src may be freed or changed once this returns.
   virtual void copy_from_host(void *dst, DeviceIndex dst_device, const void *src,
                               std::size_t nbytes, bool non_blocking) = 0;
   // Device memory -> host memory. Synchronous (dst is valid on return)
@@ -149,8 +163,8 @@ public:
   virtual void gemm(DeviceIndex device, const GemmArgs &args) = 0;
 
   // ---- optional: pinned host memory and streams ------------------------------
-  // The defaults fit a backend whose work completes within each call (cpu,
-  // sim): no pinned memory, one stream (the default, handle nullptr).
+  // The defaults fit a backend whose work completes within each call (cpu):
+  // no pinned memory, one stream (the default, handle nullptr), no events.
 
   // Page-locked host memory that this backend's devices copy from and to
   // asynchronously, from a caching allocator; nullptr when the backend has
@@ -175,6 +189,15 @@ public:
   virtual bool stream_idle(DeviceIndex /*device*/, StreamHandle /*stream*/) { return true; }
   // Waits until all work queued on the device, on any stream, has finished.
   virtual void synchronize_device(DeviceIndex /*device*/) {}
+  // An event after the work queued on `stream` so far; nullptr for a
+  // backend without streams (the front end reports it).
+  virtual std::shared_ptr<StreamEvent> record_event(DeviceIndex /*device*/,
+                                                    StreamHandle /*stream*/) {
+    return nullptr;
+  }
+  // Later work on `stream` waits for `event` (of any backend).
+  virtual void stream_wait_event(DeviceIndex /*device*/, StreamHandle /*stream*/,
+                                 std::shared_ptr<StreamEvent> /*event*/) {}
 };
 
 // The backend of a device type (core/registry.cpp). Throws pl::DeviceError

@@ -18,10 +18,15 @@ backend::Backend &cuda_backend() { return backend::backend_for(DeviceType::CUDA)
 } // namespace
 
 void synchronize(DeviceIndex device, std::source_location loc) {
-  cuda_backend().synchronize_device(resolve_cuda(device, loc).index());
+  const Device resolved = resolve_cuda(device, loc);
+  cuda_backend().synchronize_device(resolved.index());
+  detail::note_device_synchronized(resolved);
 }
 
-void Stream::synchronize() const { cuda_backend().synchronize_stream(device_.index(), handle_); }
+void Stream::synchronize() const {
+  cuda_backend().synchronize_stream(device_.index(), handle_);
+  detail::note_stream_synchronized(device_, handle_);
+}
 
 bool Stream::query() const { return cuda_backend().stream_idle(device_.index(), handle_); }
 

@@ -72,9 +72,11 @@ Tensor tensor_from_host(const void *values, std::int64_t count, ScalarType type,
   if (options.pinned_memory())
     check_pinnable("tensor", device);
   Tensor out = make_tensor(sizes, converted.dtype(), device);
-  if (count > 0)
+  if (count > 0) {
     backend_of(device).copy_from_host(out.data_ptr(), device.index(), converted.data_ptr(),
                                       converted.nbytes(), false);
+    note_blocking_copy(device);
+  }
   return with_requires_grad(std::move(out), options);
 }
 
@@ -85,7 +87,7 @@ Tensor empty(IntArrayRef sizes, TensorOptions options, SourceLocation loc) {
   if (options.pinned_memory()) {
     detail::check_pinnable("empty", device);
     return detail::host_factory_result(
-        detail::make_pinned_tensor(sizes, options.dtype(), detail::kPinnedMemoryFor, loc), options,
+        detail::make_pinned_tensor(sizes, options.dtype(), detail::pinned_memory_accelerator(), loc), options,
         loc);
   }
   return detail::host_factory_result(detail::make_tensor(sizes, options.dtype(), device), options,

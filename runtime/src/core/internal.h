@@ -42,6 +42,34 @@ struct NamedTensor {
   const Tensor *tensor; // must be defined (checked: pl::Error naming it)
 };
 
+// ---- host-side stream order (core/host_sync.cpp) ---------------------------------
+// The host's view of stream order, for placement-unsynchronized-read: a
+// queued non_blocking download and every synchronisation take a tick from
+// one counter, so "synchronised since the copy" is a comparison of ticks.
+std::uint64_t next_sync_tick();
+// The work queued on `stream` of `device` so far has finished
+// (Stream::synchronize, a blocking copy on it).
+void note_stream_synchronized(Device device, void *stream);
+// The work queued on `stream` before `tick` has finished (Event::synchronize).
+void note_stream_synchronized_up_to(Device device, void *stream, std::uint64_t tick);
+// All work on `device` so far has finished (pl::synchronize).
+void note_device_synchronized(Device device);
+// A blocking copy on the current stream of a device: as a synchronisation of it.
+void note_blocking_copy(Device device);
+// The pinned storage of a non_blocking download queued now on the current
+// stream of `from`, at loc.
+void note_queued_download(StorageImpl &destination, Device from, std::source_location loc);
+// A host read (`op`, at read_loc when known) of a storage: reported under the
+// transfer guard when it is a non_blocking download's destination and
+// nothing synchronised its stream since the copy was queued.
+void check_synchronized_read(std::string_view op, const StorageImpl &storage,
+                             std::optional<std::source_location> read_loc);
+inline void guard_host_read(std::string_view op, const StorageImpl &storage,
+                            std::optional<std::source_location> read_loc = std::nullopt) {
+  if (storage.queued_download().has_value()) [[unlikely]]
+    check_synchronized_read(op, storage, read_loc);
+}
+
 [[noreturn, gnu::cold]] void undefined_operand_error(std::string_view op, std::string_view name);
 // The slow path of common_device: operands on more than one device.
 [[gnu::cold]] Device mixed_common_device(std::string_view op, ArrayRef<NamedTensor> operands,
@@ -64,6 +92,7 @@ inline Device common_device(std::string_view op, ArrayRef<NamedTensor> operands,
     // Being an operand is a use, even of an op that then fails (as the
     // analyzer sees it): the tensor is no longer fresh from its factory.
     impl->storage->mark_used();
+    guard_host_read(op, *impl->storage);
     if (first == nullptr)
       first = impl;
     else if (impl->device != first->device)
@@ -82,8 +111,9 @@ std::int64_t checked_numel(IntArrayRef sizes, ScalarType dtype, Device device);
 // A new contiguous tensor on a resolved device; validates sizes.
 Tensor make_tensor(IntArrayRef sizes, ScalarType dtype, Device device);
 // The device type whose pinned host memory pin_memory() and
-// TensorOptions::pinned_memory() ask for, as in libtorch.
-inline constexpr DeviceType kPinnedMemoryFor = kCUDA;
+// TensorOptions::pinned_memory() ask for: CUDA's when a CUDA device is
+// present, as in libtorch, else sim's (so pinning works without a GPU).
+DeviceType pinned_memory_accelerator();
 // A new contiguous cpu tensor in host memory pinned by the backend of
 // `accelerator` (core/pinned.cpp); DeviceError naming loc when there is no
 // device of that type.
@@ -160,6 +190,15 @@ void guard_transfer(std::string_view op, const TensorImpl &src, Device target, S
 // move_loc; `what` names the tensor ("the tensor", "parameters[2]").
 void guard_non_leaf_parameter(std::string_view use, std::string_view what, Device from, Device to,
                               std::source_location move_loc, std::source_location use_loc);
+// placement-unsynchronized-read: a host read (`op`, at read_loc when known)
+// of the destination of the non_blocking copy from `from` queued at copy_loc,
+// with no synchronisation in between (found by check_synchronized_read).
+void guard_unsynchronized_read(std::string_view op, Device from, std::source_location copy_loc,
+                               std::optional<std::source_location> read_loc);
+// placement-pageable-non-blocking: a non_blocking copy to `target` at loc
+// reads host memory that pl did not pin for it.
+void guard_pageable_non_blocking(std::string_view op, Device target, std::source_location loc);
+
 
 // ---- promotion -------------------------------------------------------------------
 // PyTorch's result_type over tensors (0-dim ones rank below dimensioned ones)

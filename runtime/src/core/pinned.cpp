@@ -1,11 +1,16 @@
 // Pinned (page-locked) host memory: Tensor::pin_memory, the factories'
 // TensorOptions::pinned_memory, and the pinned results of non_blocking
-// device-to-host copies. The memory comes from the CUDA backend's caching
-// allocator of pinned blocks; without CUDA it is a DeviceError, as in libtorch.
+// device-to-host copies. The memory comes from the pinned block cache of the
+// accelerator present: CUDA's with a CUDA device, else sim's.
+#include "core/device_enumerator.h"
 #include "core/internal.h"
 
 namespace pl {
 namespace detail {
+
+DeviceType pinned_memory_accelerator() {
+  return backend::devices_for(kCUDA).device_count() > 0 ? kCUDA : kSim;
+}
 
 Tensor make_pinned_tensor(IntArrayRef sizes, ScalarType dtype, DeviceType accelerator,
                           std::source_location loc) {
@@ -41,7 +46,7 @@ Tensor Tensor::pin_memory(SourceLocation loc) const {
   detail::check_pinnable("pin_memory", impl.device);
   if (impl.storage->is_pinned())
     return *this;
-  Tensor pinned = detail::make_pinned_tensor(impl.sizes, impl.dtype, detail::kPinnedMemoryFor, loc);
+  Tensor pinned = detail::make_pinned_tensor(impl.sizes, impl.dtype, detail::pinned_memory_accelerator(), loc);
   if (impl.numel > 0)
     detail::backend_of(impl.device)
         .copy(impl.device.index(), detail::kernel_arg(pinned), detail::kernel_arg(impl));

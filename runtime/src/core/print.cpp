@@ -24,6 +24,7 @@ Tensor host_copy(const Tensor &tensor) {
     detail::backend_of(impl.device)
         .copy_to_host(host.data_ptr(), contiguous.data_ptr(), impl.device.index(), host.nbytes(),
                       /*non_blocking=*/false);
+  detail::note_blocking_copy(impl.device);
   return host;
 }
 
@@ -80,6 +81,8 @@ const char *type_prefix(DeviceType type) {
 std::ostream &operator<<(std::ostream &os, const Tensor &tensor) {
   if (!tensor.defined())
     return os << "[ Tensor (undefined) ]";
+  if (tensor.is_cpu())
+    detail::guard_host_read("operator<<", *tensor.impl()->storage);
   const Tensor host = host_copy(tensor);
   const std::int64_t numel = host.numel();
   // Floating values that are all whole numbers print without decimals, as

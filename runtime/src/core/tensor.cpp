@@ -74,6 +74,7 @@ backend::TensorArg kernel_arg(const TensorImpl &impl) {
   PL_ASSERT(impl.sizes.size() <= static_cast<std::size_t>(backend::kMaxDims));
   // Every op, data_ptr() and print reads a tensor through here.
   impl.storage->mark_used();
+  guard_host_read("a host op", *impl.storage);
   backend::TensorArg arg{};
   char *base = static_cast<char *>(impl.storage->data());
   // An empty storage has no memory; views of it keep a null pointer.
@@ -152,13 +153,20 @@ void copy_bytes(const TensorImpl &dst, const TensorImpl &src, bool non_blocking)
     return;
   void *to = kernel_arg(dst).data;
   const void *from = kernel_arg(src).data;
+  // Asynchronous only from or into memory the device's backend pinned: its
+  // block waits for the copy before reuse. Pageable memory may be paged out,
+  // and memory pinned outside pl (from_blob) may be freed or changed by its
+  // owner at once, so those copies are synchronous.
   if (src.device.is_cpu()) {
-    backend_of(dst.device).copy_from_host(to, dst.device.index(), from, nbytes, non_blocking);
+    const bool async = non_blocking && src.storage->pinned_for() == dst.device.type();
+    backend_of(dst.device).copy_from_host(to, dst.device.index(), from, nbytes, async);
+    if (!async)
+      note_blocking_copy(dst.device);
   } else if (dst.device.is_cpu()) {
-    // Asynchronous only into pinned memory: pageable memory may be paged out.
-    backend_of(src.device)
-        .copy_to_host(to, from, src.device.index(), nbytes,
-                      non_blocking && dst.storage->is_pinned());
+    const bool async = non_blocking && dst.storage->pinned_for() == src.device.type();
+    backend_of(src.device).copy_to_host(to, from, src.device.index(), nbytes, async);
+    if (!async)
+      note_blocking_copy(src.device);
   } else if (src.device.type() == dst.device.type()) {
     backend_of(src.device)
         .copy_between_devices(to, dst.device.index(), from, src.device.index(), nbytes);
@@ -167,6 +175,8 @@ void copy_bytes(const TensorImpl &dst, const TensorImpl &src, bool non_blocking)
     std::vector<char> staging(nbytes);
     backend_of(src.device).copy_to_host(staging.data(), from, src.device.index(), nbytes, false);
     backend_of(dst.device).copy_from_host(to, dst.device.index(), staging.data(), nbytes, false);
+    note_blocking_copy(src.device);
+    note_blocking_copy(dst.device);
   }
 }
 
@@ -175,12 +185,18 @@ void copy_bytes(const TensorImpl &dst, const TensorImpl &src, bool non_blocking)
 Tensor convert(std::string_view op, const Tensor &src, Device target, ScalarType dtype,
                bool non_blocking, bool copy, std::source_location loc) {
   const TensorImpl &impl = *src.impl();
+  if (impl.device.is_cpu())
+    guard_host_read(op, *impl.storage, loc);
   if (target == impl.device) {
     if (dtype != impl.dtype)
       return cast(src, dtype);
     return copy ? src.clone() : src;
   }
   guard_transfer(op, impl, target, dtype, loc);
+  // Page-locked memory is not pageable, whichever accelerator pinned it
+  // (the copy from it may still be staged: copy_bytes).
+  if (non_blocking && impl.device.is_cpu() && !target.is_cpu() && !impl.storage->is_pinned())
+    guard_pageable_non_blocking(op, target, loc);
   // Convert on the side where the data is smaller.
   Tensor moving = element_size(dtype) < element_size(impl.dtype) ? cast(src, dtype) : src;
   moving = moving.contiguous();
@@ -195,6 +211,8 @@ Tensor convert(std::string_view op, const Tensor &src, Device target, ScalarType
                      ? make_pinned_tensor(moving.sizes(), moving.dtype(), impl.device.type(), loc)
                      : make_tensor(moving.sizes(), moving.dtype(), target);
   copy_bytes(*moved.impl(), *moving.impl(), non_blocking);
+  if (pinned_result)
+    note_queued_download(*moved.impl()->storage, impl.device, loc);
   return cast(moved, dtype);
 }
 
@@ -232,12 +250,17 @@ bool Tensor::is_contiguous() const {
   return true;
 }
 
-void *Tensor::data_ptr() const { return detail::kernel_arg(impl_ref()).data; }
+void *Tensor::data_ptr(SourceLocation loc) const {
+  const TensorImpl &impl = impl_ref();
+  if (impl.device.is_cpu())
+    detail::guard_host_read("data_ptr", *impl.storage, loc);
+  return detail::kernel_arg(impl).data;
+}
 
-void *Tensor::typed_data_ptr(ScalarType expected) const {
+void *Tensor::typed_data_ptr(ScalarType expected, SourceLocation loc) const {
   PL_CHECK(dtype() == expected, DTypeError, "data_ptr: expected scalar type ", expected,
            " but the tensor has ", dtype());
-  return data_ptr();
+  return data_ptr(loc);
 }
 
 void Tensor::read_item(void *dst, ScalarType as, SourceLocation loc) const {
@@ -245,13 +268,16 @@ void Tensor::read_item(void *dst, ScalarType as, SourceLocation loc) const {
   PL_CHECK(impl.numel == 1, ShapeError, "item: a tensor with ", impl.numel,
            " elements cannot be converted to a scalar (sizes ", impl.sizes, ")");
   Tensor host = *this;
-  if (!impl.device.is_cpu()) {
+  if (impl.device.is_cpu()) {
+    detail::guard_host_read("item", *impl.storage, loc);
+  } else {
     detail::guard_transfer("item", impl, Device(kCPU), impl.dtype, loc);
     // One element, copied on its own.
     host = detail::make_tensor({}, impl.dtype, Device(kCPU));
     detail::backend_of(impl.device)
         .copy_to_host(host.data_ptr(), data_ptr(), impl.device.index(),
                       pl::element_size(impl.dtype), /*non_blocking=*/false);
+    detail::note_blocking_copy(impl.device);
   }
   const Scalar value = detail::cpu_scalar_value(*host.impl());
   backend::visit_dtype(as, [&](auto tag) {

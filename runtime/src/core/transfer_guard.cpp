@@ -1,4 +1,6 @@
-// The transfer guard (placement-transfer-in-loop, placement-create-then-move).
+// The transfer guard (placement-transfer-in-loop, placement-create-then-move,
+// placement-non-leaf-parameter, placement-unsynchronized-read,
+// placement-pageable-non-blocking).
 // Bookkeeping is per
 // thread and bounded: a ring of recent transfers, and per-call-site counts
 // that are dropped when too many call sites accumulate.
@@ -72,7 +74,9 @@ enum class Finding : std::uint8_t {
   RepeatedTransfer,
   HostSyncLimit,
   CreateThenMove,
-  NonLeafParameter
+  NonLeafParameter,
+  UnsynchronizedRead,
+  PageableNonBlocking
 };
 
 struct ReportedKey {
@@ -240,6 +244,41 @@ void guard_non_leaf_parameter(std::string_view use, std::string_view what, Devic
           << " with requires_grad in the factory's options, or move it before calling "
              "requires_grad_()";
   report(thread_state(), level, Finding::NonLeafParameter, move_site, message.str());
+}
+
+void guard_unsynchronized_read(std::string_view op, Device from, std::source_location copy_loc,
+                               std::optional<std::source_location> read_loc) {
+  const TransferGuardLevel level = transfer_guard_level();
+  if (level == TransferGuardLevel::Allow)
+    return;
+  const CallSite copy_site{copy_loc.file_name(), copy_loc.line(), copy_loc.column()};
+  std::ostringstream message;
+  message << PL_RULE_ID_UnsynchronizedRead ": " << op << ": the host reads ";
+  std::optional<CallSite> read_site;
+  if (read_loc.has_value()) {
+    read_site = CallSite{read_loc->file_name(), read_loc->line(), read_loc->column()};
+    message << "at " << where(*read_site) << " ";
+  }
+  message << "the tensor that the non_blocking copy from " << from << " to the host queued at "
+          << where(copy_site)
+          << " writes, before a synchronisation, so it may hold stale or partial values; "
+             "synchronize first (pl::synchronize(device), the stream's synchronize(), or an "
+             "event recorded after the copy)";
+  // One report per copy site: a read is often several (data_ptr, then the op).
+  report(thread_state(), level, Finding::UnsynchronizedRead, copy_site, message.str());
+}
+
+void guard_pageable_non_blocking(std::string_view op, Device target, std::source_location loc) {
+  const TransferGuardLevel level = transfer_guard_level();
+  if (level == TransferGuardLevel::Allow)
+    return;
+  const CallSite site{loc.file_name(), loc.line(), loc.column()};
+  std::ostringstream message;
+  message << PL_RULE_ID_PageableNonBlocking ": " << op << ": the non_blocking copy to " << target
+          << " at " << where(site)
+          << " reads host memory that is not pinned, so it is staged synchronously and overlaps "
+             "nothing; pin the tensor first (pin_memory(), or TensorOptions().pinned_memory(true))";
+  report(thread_state(), level, Finding::PageableNonBlocking, site, message.str());
 }
 
 } // namespace detail

@@ -5,6 +5,7 @@
 // stream runs in call order.
 #include "caching_allocator.h"
 #include "cuda_error.h"
+#include "cuda_event.h"
 #include "device_context.h"
 #include "kernels.h"
 #include "pinned_host_allocator.h"
@@ -15,6 +16,7 @@
 #include <cstring>
 #include <cublas_v2.h>
 #include <cuda_runtime_api.h>
+#include <memory>
 #include <mutex>
 #include <vector>
 
@@ -106,15 +108,12 @@ public:
       PL_CUDA_CHECK(cudaStreamSynchronize(stream));
       return;
     }
-    PinnedHostAllocator &pinned = pinned_host_allocator();
-    // From pinned memory: one asynchronous DMA, and the source block is not
-    // reused before it has finished (freeing the tensor at once is safe).
+    // From pinned memory (the front end's contract: pageable memory and
+    // memory pinned outside pl are copied synchronously): one asynchronous
+    // DMA, and the source block is not reused before it has finished.
     PL_CUDA_CHECK(cudaMemcpyAsync(dst, src, nbytes, cudaMemcpyHostToDevice, stream));
-    if (pinned.record_use(src, dst_device, stream))
-      return;
-    // Pageable memory: cudaMemcpyAsync copied it synchronously above (the
-    // copy engine cannot read pageable memory asynchronously), so `src` may
-    // be reused at once.
+    const bool pinned = pinned_host_allocator().record_use(src, dst_device, stream);
+    PL_ASSERT(pinned);
   }
 
   void copy_to_host(void *dst, const void *src, DeviceIndex src_device, std::size_t nbytes,
@@ -226,6 +225,21 @@ public:
   void synchronize_device(DeviceIndex device) override {
     DeviceGuard guard(device);
     PL_CUDA_CHECK(cudaDeviceSynchronize());
+  }
+  std::shared_ptr<backend::StreamEvent> record_event(DeviceIndex device,
+                                                     backend::StreamHandle stream) override {
+    return std::make_shared<CudaEvent>(device, static_cast<cudaStream_t>(stream));
+  }
+  void stream_wait_event(DeviceIndex device, backend::StreamHandle stream,
+                         std::shared_ptr<backend::StreamEvent> event) override {
+    auto *const cuda_event = dynamic_cast<CudaEvent *>(event.get());
+    if (cuda_event == nullptr) {
+      // Another backend's event: the host waits for it before queuing more.
+      event->synchronize();
+      return;
+    }
+    DeviceGuard guard(device);
+    PL_CUDA_CHECK(cudaStreamWaitEvent(static_cast<cudaStream_t>(stream), cuda_event->native()));
   }
 };
 

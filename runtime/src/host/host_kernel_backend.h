@@ -1,6 +1,7 @@
-// The kernel table of every backend whose memory is host memory (cpu, sim):
-// the host kernels, whatever device index they are asked to run on. Memory
-// and copies stay with each backend.
+// The kernel table of a synchronous backend whose memory is host memory
+// (cpu): the host kernels, whatever device index they are asked to run on.
+// Memory and copies stay with each backend. sim queues the same host
+// kernels on its streams instead (sim/sim_backend.cpp).
 #pragma once
 
 #include "core/backend.h"
