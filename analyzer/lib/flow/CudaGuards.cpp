@@ -63,6 +63,8 @@ void DeviceFlow::noteCudaUse(const Expr &Use, const ValueFact &Device) {
                         Api.Kind == CallKind::OptionsRequiresGrad ||
                         Api.Kind == CallKind::OptionsPinnedMemory))
       Fact = Facts.factAt(Method->getImplicitObjectArgument());
+    else if (Api.Kind == CallKind::DeviceOf || Api.Kind == CallKind::OptionsOf)
+      return; // a tensor's own device: asked for where the tensor went there
     else
       break;
   }

@@ -12,7 +12,7 @@ void train(const pl::Device &device) {
   model->to(device);
   pl::Tensor total = pl::zeros({}, pl::device(device));
   for (int step = 0; step < 3; ++step) {
-    const pl::Tensor batch = bugs::load_batch(64, 32).pin_memory();
+    const pl::Tensor batch = (bugs::load_batch(64, 32) * 2.0f - 1.0f).pin_memory();
     const pl::Tensor x = batch.to(device, batch.dtype(), /*non_blocking=*/true);
     total = total + model(x).sum();
   }
