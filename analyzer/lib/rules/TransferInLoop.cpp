@@ -191,6 +191,10 @@ void diagnoseTransferInLoop(const FunctionFacts &Facts, FindingsHandler &Handler
     if (!T.Target.isKnown() || T.Source.Devices.isBottom() || Body.isPeriodic(*T.Call) ||
         llvm::is_contained(Body.discardedTransfers(), T.Call))
       continue;
+    // Already where it goes: to() returns the tensor itself, nothing moves.
+    if (std::optional<AbstractDevice> From = T.Source.Devices.single(), To = T.Target.single();
+        From && To && compare(*From, *To) == Agreement::Same)
+      continue;
     const Expr *Receiver = T.Call->getImplicitObjectArgument();
     // The transfer this one undoes: just before it, or on the previous
     // iteration (state parked on the host).

@@ -153,6 +153,7 @@ public:
   Tensor mean(std::optional<ScalarType> dtype = std::nullopt) const;
   Tensor relu() const;
   Tensor softmax(int64_t dim) const;
+  std::vector<Tensor> split(int64_t split_size, int64_t dim = 0) const;
   Tensor exp() const;
   Tensor view(IntArrayRef size) const;
   Tensor reshape(IntArrayRef shape) const;

@@ -1,0 +1,123 @@
+// RUN: %check_placement %s placement-transfer-in-loop,placement-discarded-transfer %t -- -- %mock_includes
+//
+// Loops in real code: syncs on values a helper returns or a pair holds,
+// round trips through a host-only op, a stored rollout uploaded again in
+// every epoch (a field at a time, or a minibatch at a time); a batch
+// type's own to() called once per batch moves fresh data.
+#include <torch/torch.h>
+#include <vector>
+
+void consume(const torch::Tensor &t);
+void record(float value);
+namespace torch {
+at::Tensor multinomial(const at::Tensor &self, int64_t samples);
+} // namespace torch
+
+torch::Tensor stepLoss(const torch::Tensor &x, torch::Device device) {
+  return (x.to(device) * 2).sum();
+}
+
+void syncOnAHelpersResult(torch::Device device, const std::vector<torch::Tensor> &batches) {
+  for (const torch::Tensor &batch : batches)
+    record(stepLoss(batch, device).item<float>());
+    // CHECK-MESSAGES: :[[@LINE-1]]:36: warning: 'stepLoss(batch, device)' may be on a CUDA device (the device in 'device') and is copied to the host on every iteration of the loop [placement-transfer-in-loop]
+    // CHECK-MESSAGES: :[[@LINE-3]]:3: note: in this loop
+}
+
+std::pair<torch::Tensor, torch::Tensor> lossAndAccuracy(const torch::Tensor &x) {
+  torch::Tensor y = x.cuda();
+  return {y.sum(), y.mean()};
+}
+
+void syncOnPairHalves(const std::vector<torch::Tensor> &batches) {
+  for (const torch::Tensor &batch : batches) {
+    auto [loss, accuracy] = lossAndAccuracy(batch);
+    record(loss.item<float>());
+    // CHECK-MESSAGES: :[[@LINE-1]]:17: warning: 'loss' is copied from cuda to the host on every iteration of the loop [placement-transfer-in-loop]
+    // CHECK-MESSAGES: :[[@LINE-4]]:3: note: in this loop
+  }
+}
+
+void syncOnPairHalvesPeriodically(const std::vector<torch::Tensor> &batches) {
+  int step = 0;
+  for (const torch::Tensor &batch : batches) {
+    auto [loss, accuracy] = lossAndAccuracy(batch);
+    if (++step % 100 == 0)
+      record(loss.item<float>());
+  }
+}
+
+void sampleOnTheHostEachStep(const torch::Tensor &logits, int steps) {
+  torch::Tensor probs = logits.cuda();
+  for (int i = 0; i < steps; ++i) {
+    torch::Tensor picked = torch::multinomial(probs.cpu(), 1);
+    // CHECK-MESSAGES: :[[@LINE-1]]:53: warning: 'probs' is copied from cuda to the host on every iteration of the loop [placement-transfer-in-loop]
+    // CHECK-MESSAGES: :[[@LINE-3]]:3: note: in this loop
+    consume(picked.cuda());
+    // CHECK-MESSAGES: :[[@LINE-1]]:20: warning: 'picked' is moved back to cuda right after it was moved to cpu, on every iteration [placement-transfer-in-loop]
+    // CHECK-MESSAGES: :[[@LINE-5]]:53: note: 'picked' was moved to cpu here
+    // CHECK-MESSAGES: :[[@LINE-7]]:3: note: in this loop
+    probs = probs * 0.5;
+  }
+}
+
+struct Rollout {
+  torch::Tensor observations;
+  torch::Tensor actions;
+};
+
+void rolloutFieldsUploadedEveryEpoch(torch::Device device, const Rollout &rollout, int epochs) {
+  for (int epoch = 0; epoch < epochs; ++epoch) {
+    consume(rollout.observations.to(device));
+    // CHECK-MESSAGES: :[[@LINE-1]]:34: warning: 'rollout.observations' is moved to the device in 'device' on every iteration but does not change in the loop [placement-transfer-in-loop]
+    // CHECK-MESSAGES: :[[@LINE-3]]:3: note: hoist the transfer before this loop
+    consume(rollout.actions.to(device));
+    // CHECK-MESSAGES: :[[@LINE-1]]:29: warning: 'rollout.actions' is moved to the device in 'device' on every iteration but does not change in the loop [placement-transfer-in-loop]
+    // CHECK-MESSAGES: :[[@LINE-6]]:3: note: hoist the transfer before this loop
+  }
+}
+
+void rolloutUploadedOnce(torch::Device device, const Rollout &rollout, int epochs) {
+  torch::Tensor observations = rollout.observations.to(device);
+  for (int epoch = 0; epoch < epochs; ++epoch)
+    consume(observations);
+}
+
+void minibatchesUploadedEveryEpoch(torch::Device device, const torch::Tensor &observations,
+                                   int epochs) {
+  const std::vector<torch::Tensor> chunks = observations.split(64);
+  for (int epoch = 0; epoch < epochs; ++epoch)
+    for (size_t i = 0; i < chunks.size(); ++i)
+      consume(chunks[i].to(device));
+      // CHECK-MESSAGES: :[[@LINE-1]]:25: warning: a part of 'chunks' is moved to the device in 'device' on every iteration of an outer loop in which 'chunks' does not change [placement-transfer-in-loop]
+      // CHECK-MESSAGES: :[[@LINE-4]]:3: note: move 'chunks' to the device once, before this loop
+}
+
+void minibatchesOfAnUploadedRollout(torch::Device device, const torch::Tensor &observations,
+                                    int epochs) {
+  const std::vector<torch::Tensor> chunks = observations.to(device).split(64);
+  for (int epoch = 0; epoch < epochs; ++epoch)
+    for (size_t i = 0; i < chunks.size(); ++i)
+      consume(chunks[i].to(device));
+}
+
+struct Batch {
+  torch::Tensor images;
+  torch::Tensor labels;
+  Batch to(torch::Device device) const { return {images.to(device), labels.to(device)}; }
+};
+
+void batchMovedOncePerBatch(torch::Device device, const std::vector<Batch> &loader) {
+  for (const Batch &batch : loader) {
+    Batch onDevice = batch.to(device);
+    consume(onDevice.images + onDevice.labels);
+  }
+}
+
+void batchMoveDiscarded(torch::Device device, const std::vector<Batch> &loader) {
+  for (Batch batch : loader) {
+    batch.to(device);
+    // CHECK-MESSAGES: :[[@LINE-1]]:11: warning: the result of 'to' is discarded; 'batch' is not moved in place [placement-discarded-transfer]
+    consume(batch.images);
+  }
+}
