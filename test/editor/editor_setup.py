@@ -23,11 +23,15 @@ SKIPPED = 77
 
 # Compile flags: programs on the real pl runtime, on libtorch, and on the
 # analyzer tests' mock headers (fast to parse).
+PL_INCLUDE_DIRS = (SOURCE_DIR / "runtime/include", BINARY_DIR / "runtime/include",
+                   SOURCE_DIR / "rules/include", BINARY_DIR / "rules/include")
 PL_FLAGS = ["-std=c++20", *(f"-I{d}" for d in (
-    SOURCE_DIR / "runtime/include", BINARY_DIR / "runtime/include", SOURCE_DIR / "rules/include",
-    BINARY_DIR / "rules/include", SOURCE_DIR / "examples/bugs", SOURCE_DIR / "examples/common"))]
+    *PL_INCLUDE_DIRS, SOURCE_DIR / "examples/bugs", SOURCE_DIR / "examples/common"))]
 TORCH_FLAGS = ["-std=c++17", "-isystem", str(TORCH_API_INCLUDE)]
-MOCK_FLAGS = ["-std=c++20", "-isystem", str(SOURCE_DIR / "test/analyzer/Inputs")]
+# As the lit tests' %mock_includes: the runtime's own <pl/pl.h> (there is no
+# mock of it) and the mock of <torch/torch.h>.
+MOCK_FLAGS = ["-std=c++20", *(f"-isystem{d}" for d in PL_INCLUDE_DIRS),
+              "-isystem", str(SOURCE_DIR / "test/analyzer/Inputs")]
 
 EXPECT = re.compile(r"//\s*expect:\s*(?P<rules>[a-z][a-z, -]*)$")
 
