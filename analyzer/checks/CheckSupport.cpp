@@ -137,6 +137,17 @@ void PlacementCheck::reportOn(const FunctionDecl &Function) {
   report(AnalysisCache::forCurrentThread().findingsFor(Function, *CurrentContext, AnalysisOptions));
 }
 
+std::optional<StringRef> PlacementCheck::indentationBefore(SourceLocation At) const {
+  const SourceManager &SM = sourceManager();
+  unsigned Column = SM.getSpellingColumnNumber(At);
+  SourceLocation LineStart = At.getLocWithOffset(-static_cast<int>(Column - 1));
+  StringRef Indent =
+      Lexer::getSourceText(CharSourceRange::getCharRange(LineStart, At), SM, getLangOpts());
+  if (Column == 0 || Indent.find_first_not_of(" \t") != StringRef::npos)
+    return std::nullopt;
+  return Indent;
+}
+
 std::string PlacementCheck::text(const Expr *E) const {
   if (!E || !CurrentContext)
     return "";

@@ -45,6 +45,9 @@ protected:
   const SourceManager &sourceManager() const { return CurrentContext->getSourceManager(); }
   // The source text of an operand, as the user wrote it.
   std::string text(const Expr *E) const;
+  // The text from the start of At's line to At when it is only blanks (At
+  // begins its line's code): the indentation a fix-it keeps; else nullopt.
+  std::optional<StringRef> indentationBefore(SourceLocation At) const;
   // `cpu`, `cuda:1`, `the device in 'dev'`, `cpu or cuda`.
   static std::string device(const placelint::analysis::AbstractDevice &Device);
   static std::string devices(const placelint::analysis::DeviceSet &Devices);

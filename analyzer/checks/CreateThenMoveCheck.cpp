@@ -94,13 +94,9 @@ void CreateThenMoveCheck::report(const RecordedFindings &Findings) {
       // The whole line when the statement has it to itself (from the end of
       // the line before).
       SourceLocation Begin = F.MovesBack->getBeginLoc();
-      unsigned Column = SM.getSpellingColumnNumber(Begin);
-      SourceLocation LineStart = Begin.getLocWithOffset(-static_cast<int>(Column - 1));
-      StringRef Indent = Lexer::getSourceText(CharSourceRange::getCharRange(LineStart, Begin), SM,
-                                              Check.getLangOpts());
-      if (Indent.find_first_not_of(" \t") == StringRef::npos && Column > 0 &&
-          SM.getFileOffset(LineStart) > 0)
-        Begin = LineStart.getLocWithOffset(-1);
+      if (std::optional<StringRef> Indent = Check.indentationBefore(Begin);
+          Indent && SM.getFileOffset(Begin) > Indent->size())
+        Begin = Begin.getLocWithOffset(-static_cast<int>(Indent->size()) - 1);
       if (AfterSemicolon.isValid())
         Diag << FixItHint::CreateRemoval(CharSourceRange::getCharRange(Begin, AfterSemicolon));
     }

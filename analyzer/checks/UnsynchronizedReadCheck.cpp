@@ -1,7 +1,6 @@
 #include "UnsynchronizedReadCheck.h"
 
 #include "clang/AST/Expr.h"
-#include "clang/Lex/Lexer.h"
 
 namespace clang::tidy::placement {
 
@@ -23,13 +22,9 @@ void UnsynchronizedReadCheck::report(const RecordedFindings &Findings) {
                                                      F.Copy->getBeginLoc())) {
           // On its own line, indented as the read's statement.
           SourceLocation Begin = F.InsertBefore->getBeginLoc();
-          unsigned Column = SM.getSpellingColumnNumber(Begin);
-          SourceLocation LineStart = Begin.getLocWithOffset(-static_cast<int>(Column - 1));
-          StringRef Indent = Lexer::getSourceText(CharSourceRange::getCharRange(LineStart, Begin),
-                                                  SM, Check.getLangOpts());
-          if (Indent.find_first_not_of(" \t") == StringRef::npos)
+          if (std::optional<StringRef> Indent = Check.indentationBefore(Begin))
             Diag << FixItHint::CreateInsertion(Begin,
-                                               (F.Synchronize + ";\n" + Indent).str());
+                                               (F.Synchronize + ";\n" + *Indent).str());
         }
       }
       Check.diag(F.Copy->getExprLoc(),
