@@ -242,7 +242,9 @@ public:
     return !Found;
   }
   bool VisitCXXOperatorCallExpr(CXXOperatorCallExpr *Op) {
-    if (Op->isAssignmentOp() && Op->getNumArgs() >= 1 && refersToVar(Op->getArg(0)))
+    // `++it` advances an iterator even when its class is the API's own.
+    bool Steps = Op->getOperator() == OO_PlusPlus || Op->getOperator() == OO_MinusMinus;
+    if ((Op->isAssignmentOp() || Steps) && Op->getNumArgs() >= 1 && refersToVar(Op->getArg(0)))
       Found = true;
     return !Found;
   }

@@ -232,7 +232,11 @@ ValueFact DeviceFlow::applyModule(const Expr &Call, const Expr &ModuleExpr,
       llvm::any_of(Operands, [](const Operand &O) { return O.Fact.AfterMismatch; });
   operation(Call, "forward", ResultRank::Unknown, std::move(Operands));
   // It threw there: nothing computed from its result is reported again.
-  if (Mismatch) {
+  // After an input that threw, the output is where the weights are only
+  // when that is known: a device that is a symbol (`the device of Net`)
+  // may be the one that made the earlier call fail, and on the paths where
+  // it did not, the two agree.
+  if (Mismatch || (InputAfterMismatch && !Module.Devices.allConcrete())) {
     ValueFact Failed = resultOf(Call, DeviceSet::unknown(), ResultDim);
     Failed.AfterMismatch = true;
     return Failed;

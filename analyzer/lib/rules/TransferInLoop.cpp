@@ -98,24 +98,22 @@ bool isInvariant(const Transfer &T, const Stmt &Loop, BodyFacts &Body) {
                       [&](const Expr *Arg) { return Body.isInvariantIn(*Arg, Loop); });
 }
 
-// The variable that Receiver is a part of: an element of a container
-// (`chunks[i]`, `v.at(i)`), a slice or selection of a tensor
-// (`obs.index_select(0, idx)`, `obs.narrow(0, i, n)`, `obs[i]`).
+// The container that Receiver is an element of (`chunks[i]`, `v.at(i)`):
+// pieces stored once (a rollout split into minibatches). A slice taken in
+// the loop (`images.narrow(0, i, n)`, `obs[i]`) is how a dataset is walked
+// batch by batch; a dataset need not fit on the device, so it is not one.
 const Expr *wholeOf(const Expr *Receiver, const ApiModel &Model) {
   const Expr *E = stripCopies(Receiver)->IgnoreParenImpCasts();
   if (const auto *Op = dyn_cast<CXXOperatorCallExpr>(E);
       Op && Op->getOperator() == OO_Subscript && Op->getNumArgs() == 2)
     E = Op->getArg(0);
-  else if (const auto *Call = dyn_cast<CXXMemberCallExpr>(E)) {
-    CallKind Kind = Model.classifyCall(*Call).Kind;
-    if (Kind != CallKind::ListRead && Kind != CallKind::Indexing && Kind != CallKind::OtherApi &&
-        Kind != CallKind::ShapePreserving)
-      return nullptr;
+  else if (const auto *Call = dyn_cast<CXXMemberCallExpr>(E);
+           Call && Model.classifyCall(*Call).Kind == CallKind::ListRead)
     E = Call->getImplicitObjectArgument();
-  } else {
+  else
     return nullptr;
-  }
-  return trackedDecl(stripCopies(E)) ? stripCopies(E) : nullptr;
+  E = stripCopies(E);
+  return trackedDecl(E) && !Model.isTensor(E->getType()) ? E : nullptr;
 }
 
 // A part of a variable moved in an inner loop, the variable unchanged in an
