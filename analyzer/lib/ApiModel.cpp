@@ -546,7 +546,13 @@ bool ApiModel::isTuple(QualType Type) {
 
 bool ApiModel::isOptional(QualType Type) {
   const CXXRecordDecl *Record = Type.getNonReferenceType()->getAsCXXRecordDecl();
-  return Record && Record->isInStdNamespace() && Record->getName() == "optional";
+  if (!Record || Record->getName() != "optional")
+    return false;
+  // libtorch 1.13 has its own (`c10::optional`, spelled `torch::optional`).
+  const auto *Namespace = dyn_cast<NamespaceDecl>(Record->getDeclContext()->getRedeclContext());
+  return Record->isInStdNamespace() ||
+         (Namespace && Namespace->getName() == "c10" &&
+          Namespace->getDeclContext()->getRedeclContext()->isTranslationUnit());
 }
 
 bool ApiModel::isDataLoader(QualType Type) const {

@@ -230,7 +230,7 @@ std::optional<std::int64_t> DeviceFlow::integerOf(const Expr *E) const {
   Expr::EvalResult Result;
   if (!E->isValueDependent() && E->EvaluateAsInt(Result, Context))
     return Result.Val.getInt().getExtValue();
-  const auto *Ref = dyn_cast<DeclRefExpr>(E->IgnoreParenImpCasts());
+  const auto *Ref = dyn_cast<DeclRefExpr>(E->IgnoreParenCasts());
   const auto *Param = Ref ? dyn_cast<ParmVarDecl>(Ref->getDecl()) : nullptr;
   unsigned Index = Param ? Param->getFunctionScopeIndex() : 0;
   if (!Param || Param->getDeclContext() != &Function || Index >= Inputs.Integers.size())

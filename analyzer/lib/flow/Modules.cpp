@@ -23,7 +23,8 @@ QualType moduleType(const Expr &ModuleExpr) {
 }
 
 // The tensors an argument passes: itself, or the elements of a tuple or
-// pair built in place (`std::make_tuple(h, c)`, `{h, c}`).
+// pair built in place (`std::make_tuple(h, c)`, `{h, c}`); a tuple made
+// elsewhere (`state`, `init_hidden(n)`) stands for its elements.
 void collectTensors(const Expr *Arg, const ApiModel &Model,
                     llvm::SmallVectorImpl<const Expr *> &Tensors) {
   Arg = Arg->IgnoreImplicit()->IgnoreParens();
@@ -38,7 +39,8 @@ void collectTensors(const Expr *Arg, const ApiModel &Model,
            !Construct->getConstructor()->isCopyOrMoveConstructor() &&
            (ApiModel::isTuple(Arg->getType()) || ApiModel::isOptional(Arg->getType())))
     Elements = llvm::ArrayRef(Construct->getArgs(), Construct->getNumArgs());
-  else if (Kind == ValueKind::Tensor || Kind == ValueKind::TensorList)
+  else if (Kind == ValueKind::Tensor || Kind == ValueKind::TensorList ||
+           (!Construct && ApiModel::isTuple(Arg->getType())))
     return Tensors.push_back(Arg);
   else if (Construct)
     Elements = llvm::ArrayRef(Construct->getArgs(), Construct->getNumArgs());
@@ -219,8 +221,18 @@ ValueFact DeviceFlow::applyModule(const Expr &Call, const Expr &ModuleExpr,
   // not `model->`); its parameters are never 0-dim.
   llvm::SmallVector<Operand, 3> Operands;
   // A loss compares its inputs element by element: none of them is a scalar.
-  for (const Expr *Input : Inputs)
-    Operands.push_back(operand(Input, /*Promotable=*/!Operands.empty() && !IsLoss));
+  for (const Expr *Input : Inputs) {
+    bool Promotable = !Operands.empty() && !IsLoss;
+    if (!ApiModel::isTuple(Input->getType())) {
+      Operands.push_back(operand(Input, Promotable));
+      continue;
+    }
+    for (const auto &[Element, Fact] : valueOf(Input).Parts)
+      if (Element.depth() == 1)
+        Operands.push_back({Input, Fact, Promotable});
+  }
+  if (Operands.empty())
+    return resultOf(Call, Module.Devices, ResultDim);
   ValueFact InputFact = Operands.front().Fact;
   Operand ModuleOperand{moduleOperand(&ModuleExpr), Module, /*Promotable=*/false};
   ModuleOperand.Fact.Dim = ZeroDim::No;
