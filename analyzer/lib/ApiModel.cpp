@@ -629,6 +629,13 @@ ApiCall ApiModel::classifyFunction(const FunctionDecl &Function) const {
   return call(CallKind::OtherApi, ResultRank::Unknown);
 }
 
+// A loss's options: `CrossEntropyLossOptions().weight(w)`.
+bool ApiModel::isLossWeightSetter(const CXXMethodDecl &Method) const {
+  return Method.getParent()->getName().ends_with("Options") && Method.getIdentifier() &&
+         Method.getName().ends_with("weight") && Method.getNumParams() == 1 &&
+         isTensor(Method.getParamDecl(0)->getType());
+}
+
 ApiCall ApiModel::classifyMethod(const CXXMethodDecl &Method) const {
   if (!Method.getIdentifier())
     return {};
@@ -652,6 +659,12 @@ ApiCall ApiModel::classifyMethod(const CXXMethodDecl &Method) const {
       return It->second;
     return {};
   case ValueKind::Aggregate: {
+    // The library's datasets hold their tensors (`MNIST::targets()`),
+    // loaded on the host.
+    if (isDataset(Object) && isApiRecord(*Method.getParent()))
+      return call(CallKind::DatasetLoad, ResultRank::NotZeroDim);
+    if (isLossWeightSetter(Method)) // options that hold the weight they set
+      return call(CallKind::ModuleOptionWeight);
     // A batch's own `Batch to(Device) const`: a moved copy of its object.
     ApiCall Listed = lookup(&ProfileTable::TensorMethods, Name);
     QualType Result = Method.getReturnType();
@@ -674,9 +687,7 @@ ApiCall ApiModel::classifyMethod(const CXXMethodDecl &Method) const {
   // Whatever a dataset's method returns, it loaded on the host.
   if (isDataset(Object))
     return call(CallKind::DatasetLoad, ResultRank::NotZeroDim);
-  // A loss's options: `CrossEntropyLossOptions().weight(w)`.
-  if (Method.getParent()->getName().ends_with("Options") && Name.ends_with("weight") &&
-      Method.getNumParams() == 1 && isTensor(Method.getParamDecl(0)->getType()))
+  if (isLossWeightSetter(Method))
     return call(CallKind::ModuleOptionWeight);
   return {};
 }

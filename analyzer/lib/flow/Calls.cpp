@@ -322,8 +322,8 @@ ValueFact DeviceFlow::evaluateApiCall(const CallExpr &Call, const FunctionDecl &
   // a loss compares its inputs element by element: none of them is a scalar.
   llvm::SmallVector<Operand, 3> Operands;
   for (const Expr *Arg : Args)
-    if (Model.isTensor(Arg->getType()))
-      Operands.push_back(operand(Arg, /*Promotable=*/Api.Kind != CallKind::Loss));
+    if (const Expr *Tensor = tensorArgument(Arg))
+      Operands.push_back(operand(Tensor, /*Promotable=*/Api.Kind != CallKind::Loss));
   if (Operands.empty())
     return resultOf(Call, DeviceSet::unknown(), ZeroDim::Unknown);
   return operation(Call, Api, std::move(Operands));

@@ -183,6 +183,9 @@ private:
   Operand operand(const clang::Expr *E, bool Promotable = true) {
     return {E, factOf(E), Promotable};
   }
+  // The tensor an argument passes: itself, or the one an optional wraps
+  // (`nll_loss(out, y, weight)` takes `optional<Tensor>`); null for others.
+  const clang::Expr *tensorArgument(const clang::Expr *Arg) const;
   // Records the operation (Name, for messages) and returns the fact of its
   // result, of the rank Rank says.
   ValueFact operation(const clang::Expr &Call, llvm::StringRef Name, ResultRank Rank,

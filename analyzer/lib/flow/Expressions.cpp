@@ -32,6 +32,12 @@ AbstractValue DeviceFlow::valueOf(const Expr *E) {
   return Value;
 }
 
+const Expr *DeviceFlow::tensorArgument(const Expr *Arg) const {
+  if (ApiModel::isOptional(Arg->getType()))
+    Arg = convertedValue(Arg);
+  return Model.isTensor(Arg->getType()) ? Arg : nullptr;
+}
+
 ValueFact DeviceFlow::yield(const Expr &E, AbstractValue Value) {
   if (!Value.Parts.empty())
     Facts.mutableParts()[&E] = std::move(Value.Parts);

@@ -102,8 +102,8 @@ ValueFact DeviceFlow::evaluateTensorMethod(const CXXMemberCallExpr &Call, ApiCal
   auto Operands = [&] {
     llvm::SmallVector<Operand, 3> All{operand(Object, /*Promotable=*/!Api.InPlace)};
     for (const Expr *Arg : Call.arguments())
-      if (Model.isTensor(Arg->getType()))
-        All.push_back(operand(Arg));
+      if (const Expr *Tensor = tensorArgument(Arg))
+        All.push_back(operand(Tensor));
     return All;
   };
   switch (Api.Kind) {

@@ -265,6 +265,7 @@ private:
   bool holdsTensors(clang::QualType Type) const;
   bool hasTrackedField(const clang::CXXRecordDecl &Record) const;
   bool isApiRecord(const clang::CXXRecordDecl &Record) const;
+  bool isLossWeightSetter(const clang::CXXMethodDecl &Method) const;
   // The class behind a module type, through holders and shared_ptr.
   const clang::CXXRecordDecl *moduleClass(clang::QualType Type) const;
   // The name tables of the profiles in force, looked up in order.
