@@ -35,7 +35,8 @@ static std::vector<std::string> listOption(StringRef Value) {
 PlacementCheck::PlacementCheck(StringRef Name, ClangTidyContext *Context)
     : ClangTidyCheck(Name, Context),
       AnalysisOptions{Options.getLocalOrGlobal("ApiProfile", DefaultApiProfile),
-                      listOption(Options.getLocalOrGlobal("AvailabilityChecks", ""))},
+                      listOption(Options.getLocalOrGlobal("AvailabilityChecks", "")),
+                      listOption(Options.getLocalOrGlobal("GpuTestSuffixes", ""))},
       TidyContext(*Context) {}
 
 void PlacementCheck::storeOptions(ClangTidyOptions::OptionMap &Opts) {
@@ -43,6 +44,9 @@ void PlacementCheck::storeOptions(ClangTidyOptions::OptionMap &Opts) {
   std::vector<StringRef> Checks(AnalysisOptions.AvailabilityChecks.begin(),
                                 AnalysisOptions.AvailabilityChecks.end());
   Options.store(Opts, "AvailabilityChecks", utils::options::serializeStringList(Checks));
+  std::vector<StringRef> Suffixes(AnalysisOptions.GpuTestSuffixes.begin(),
+                                  AnalysisOptions.GpuTestSuffixes.end());
+  Options.store(Opts, "GpuTestSuffixes", utils::options::serializeStringList(Suffixes));
 }
 
 void PlacementCheck::registerMatchers(MatchFinder *Finder) {

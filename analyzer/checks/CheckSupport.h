@@ -78,8 +78,8 @@ private:
   std::optional<std::string> moveTargetText(const CXXMemberCallExpr &Move, StringRef Api) const;
   bool isUserFile(SourceLocation Loc);
 
-  // ApiProfile and AvailabilityChecks: local or global options, since one
-  // analysis serves every check configured alike.
+  // ApiProfile, AvailabilityChecks and GpuTestSuffixes: local or global
+  // options, since one analysis serves every check configured alike.
   const placelint::analysis::AnalysisOptions AnalysisOptions;
   ClangTidyContext &TidyContext;
   ASTContext *CurrentContext = nullptr;

@@ -237,6 +237,13 @@ bool declaresTensorClass(const ASTContext &Context, const ProfileTable &Table) {
 
 ApiModel::ApiModel(const ASTContext &Context, const AnalysisOptions &Options)
     : UserAvailabilityChecks(Options.AvailabilityChecks) {
+  for (llvm::StringRef Entry : Options.GpuTestSuffixes) {
+    auto [Suffix, Count] = Entry.trim().split('=');
+    unsigned Devices = 1;
+    if (!Suffix.empty() && (Count.empty() || !Count.trim().getAsInteger(10, Devices)) &&
+        Devices > 0)
+      GpuTestSuffixes.push_back({Suffix.str(), Devices});
+  }
   ApiProfile Requested = Options.Profile;
   if (Requested != ApiProfile::Auto) {
     Profiles.push_back(Requested);
@@ -480,6 +487,22 @@ ApiModel::availabilityCheck(const FunctionDecl &Function) const {
     }
   }
   return std::nullopt;
+}
+
+unsigned ApiModel::devicesEnsuredByTestName(const FunctionDecl &Function) const {
+  // TEST(Suite, Name) defines `Suite_Name_Test::TestBody()`.
+  const auto *Method = dyn_cast<CXXMethodDecl>(&Function);
+  if (GpuTestSuffixes.empty() || !Method || !Method->getIdentifier() ||
+      Method->getName() != "TestBody" || !Method->getParent()->getIdentifier())
+    return 0;
+  llvm::StringRef Test = Method->getParent()->getName();
+  if (!Test.consume_back("_Test"))
+    return 0;
+  unsigned Devices = 0;
+  for (const auto &[Suffix, Count] : GpuTestSuffixes)
+    if (Test.ends_with(Suffix))
+      Devices = std::max(Devices, Count);
+  return Devices;
 }
 
 bool ApiModel::isLossModule(QualType Type) const {

@@ -174,7 +174,8 @@ unsigned CallerGuards::ensuredAt(const CallSite &Site) {
     if (Caller.Graph)
       Caller.Guards = std::make_unique<AvailabilityGuards>(*Caller.Graph, Model, Context);
   }
-  return Caller.Guards ? Caller.Guards->devicesEnsuredAt(*Site.Call) : 0;
+  unsigned ByName = Model.devicesEnsuredByTestName(*Site.Caller);
+  return std::max(ByName, Caller.Guards ? Caller.Guards->devicesEnsuredAt(*Site.Call) : 0);
 }
 
 } // namespace placelint::analysis

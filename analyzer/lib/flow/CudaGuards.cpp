@@ -24,7 +24,8 @@ void DeviceFlow::resolveCudaGuards() {
   std::optional<CallersGuard> ByCallers;
   Facts.setCudaGuards([&](const CudaRequest &Request) -> std::pair<unsigned, const Expr *> {
     const CFGBlock *Block = ById.lookup(Request.Block);
-    unsigned Here = Block ? Guards.devicesEnsuredAt(*Block) : 0;
+    unsigned Here = std::max(Model.devicesEnsuredByTestName(Function),
+                             Block ? Guards.devicesEnsuredAt(*Block) : 0);
     if (Here >= Request.DevicesNeeded)
       return {Here, nullptr};
     if (!ByCallers)

@@ -185,6 +185,10 @@ struct AnalysisOptions {
   // has_gpu()`) or how many devices it has (`int gpu_count()`), by name or
   // qualified name.
   std::vector<std::string> AvailabilityChecks;
+  // gtest tests that a test runner runs only where GPUs are, by the end of
+  // their name, with how many GPUs (`_CUDA=1;_MultiCUDA=2`, PyTorch's
+  // `--gtest_filter=-*_CUDA` convention): their bodies are guarded.
+  std::vector<std::string> GpuTestSuffixes;
 
   friend bool operator==(const AnalysisOptions &, const AnalysisOptions &) = default;
 };
@@ -255,6 +259,10 @@ public:
   std::optional<AvailabilityKind> availabilityCheck(const clang::FunctionDecl &Function) const;
   // The device kind an enumerator of a DeviceType enum names (kCUDA, CUDA, ...).
   static std::optional<DeviceKind> deviceKindOfEnumerator(llvm::StringRef Name);
+  // How many GPUs the test runner ensures when it runs Function: the body
+  // of a gtest test whose name ends with a suffix of GpuTestSuffixes; 0
+  // for any other function.
+  unsigned devicesEnsuredByTestName(const clang::FunctionDecl &Function) const;
 
 private:
   ValueKind classifyRecord(const clang::CXXRecordDecl &Record) const;
@@ -273,6 +281,7 @@ private:
 
   std::vector<ApiProfile> Profiles;
   std::vector<std::string> UserAvailabilityChecks;
+  std::vector<std::pair<std::string, unsigned>> GpuTestSuffixes;
   mutable llvm::DenseMap<const clang::Type *, ValueKind> TypeCache;
 };
 
