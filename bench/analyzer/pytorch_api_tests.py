@@ -22,8 +22,10 @@ against. Not a ctest (it downloads): a measurement, run by hand (issue 19).
    header findings in the extracted tree are reported too) and prints every
    finding with its source line and the gtest test it is in, then counts by
    rule and file. Tests named `*_CUDA` are the ones PyTorch's runner filters
-   out when no GPU is found (`--gtest_filter=-*_CUDA`): their findings are
-   listed apart.
+   out when no GPU is found (`--gtest_filter=-*_CUDA`), `*_MultiCUDA` with
+   fewer than two: unguarded-cuda is told so through its GpuTestSuffixes
+   option (`_CUDA=1;_MultiCUDA=2`; `--no-gpu-test-suffixes` leaves it unset),
+   and their findings are listed apart.
 
 Exit status: 0 when placelint ran (whatever it found), 1 when it could not.
 """
@@ -45,8 +47,9 @@ HERE = os.path.dirname(os.path.abspath(__file__))
 ROOT = os.path.dirname(os.path.dirname(HERE))
 VERSION = "1.13.1"
 TEST_DIRS = ("test/cpp/api", "test/cpp/common")
-# PyTorch's runner filters these out when no GPU (or fewer than two) is found.
-GPU_TEST_SUFFIXES = ("_CUDA", "_MultiCUDA")
+# PyTorch's runner filters these out when no GPU (or fewer than two) is found:
+# unguarded-cuda's GpuTestSuffixes option, with how many GPUs each ensures.
+GPU_TEST_SUFFIXES = {"_CUDA": 1, "_MultiCUDA": 2}
 TEST_NAME = re.compile(r"^\s*TEST(?:_F|_P)?\s*\(\s*(\w+)\s*,\s*(\w+)\s*\)")
 
 
@@ -171,6 +174,8 @@ def main() -> int:
     parser.add_argument("--clang", default="clang++-19")
     parser.add_argument("-j", "--jobs", type=int, default=2)
     parser.add_argument("--json", help="also keep placelint's JSON report here")
+    parser.add_argument("--no-gpu-test-suffixes", action="store_true",
+                        help="leave unguarded-cuda's GpuTestSuffixes option unset (report every CUDA test)")
     parser.add_argument("--reuse-report", action="store_true",
                         help="print the findings of the JSON report an earlier run left (no placelint run)")
     options = parser.parse_args()
@@ -187,8 +192,13 @@ def main() -> int:
     units = write_database(root, build, options.torch_include, options.clang)
     report_path = options.json or os.path.join(work, "placelint.json")
     if not (options.reuse_report and os.path.isfile(report_path)):
-        result = run([options.placelint, "-p", build, "--source-root", root, "-j", str(options.jobs),
-                      "--format", "json", "--output", report_path, "--quiet"], cwd=root)
+        command = [options.placelint, "-p", build, "--source-root", root, "-j", str(options.jobs),
+                   "--format", "json", "--output", report_path, "--quiet"]
+        if not options.no_gpu_test_suffixes:
+            suffixes = ";".join("%s=%d" % entry for entry in GPU_TEST_SUFFIXES.items())
+            command.append("--config={Checks: 'placement-*', CheckOptions: {GpuTestSuffixes: '%s'}}"
+                           % suffixes)
+        result = run(command, cwd=root)
         if not os.path.isfile(report_path):
             print(result.stdout, file=sys.stderr)
             return 1
@@ -206,7 +216,7 @@ def main() -> int:
         text = cache.get(path, [])
         source = text[location["line"] - 1].strip() if 0 < location["line"] <= len(text) else ""
         entry = (location["file"], location["line"], finding["rule"], finding["message"], source, test)
-        (cuda_findings if test and test[1].endswith(GPU_TEST_SUFFIXES) else other_findings).append(entry)
+        (cuda_findings if test and test[1].endswith(tuple(GPU_TEST_SUFFIXES)) else other_findings).append(entry)
 
     print("PyTorch %s C++ API tests: %d translation units, %d analysed, %d failed; %d placement findings"
           % (VERSION, len(units), report["summary"]["filesAnalysed"], report["summary"]["filesFailed"],

@@ -67,6 +67,20 @@ void functionalLossTargetOnTheHost() {
   consume(torch::nn::functional::cross_entropy(logits, labels.cuda()));
 }
 
+// A class weight, passed as the optional<Tensor> it is declared as, must be
+// with the inputs too, whatever its rank.
+void functionalLossWeightOnTheHost() {
+  torch::Tensor logits = torch::randn({8, 3}).cuda();
+  torch::Tensor labels = torch::zeros({8}, torch::kLong).cuda();
+  torch::Tensor weights = torch::ones({3});
+  consume(torch::nll_loss(logits, labels, weights));
+  // CHECK-MESSAGES: :[[@LINE-1]]:11: warning: 'logits' is on cuda but 'weights' is on cpu in call to 'nll_loss' [placement-mixed-device]
+  // CHECK-MESSAGES: :[[@LINE-5]]:47: note: 'logits' was moved to cuda here
+  // CHECK-MESSAGES: :[[@LINE-4]]:27: note: 'weights' was created on cpu here
+  consume(torch::nll_loss(logits, labels, weights.cuda()));
+  consume(torch::nll_loss(logits, labels));
+}
+
 void otherOpsCheckTheirTensors() {
   torch::Tensor x = torch::randn({8, 3}).cuda();
   torch::Tensor mask = torch::zeros({8, 3}, torch::kBool);

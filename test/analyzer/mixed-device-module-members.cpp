@@ -92,3 +92,23 @@ void caller() {
   // CHECK-MESSAGES: :[[@LINE-5]]:8: note: 'net' was moved to cuda here
   torch::Tensor fine = net->forward(input.cuda());
 }
+
+// A module constructed inside forward is on the cpu: the first call of one
+// throws where the module's device is a GPU; the second, reached only when
+// the first did not throw, agrees with it, and is not reported again.
+struct BlockImpl : torch::nn::Module {
+  BlockImpl()
+      : fc1(register_module("fc1", torch::nn::Linear(8, 8))),
+        fc2(register_module("fc2", torch::nn::Linear(8, 8))) {}
+  torch::Tensor forward(torch::Tensor x) {
+    x = fc1(x);
+    x = torch::nn::Linear(8, 8)(x);
+    // CHECK-MESSAGES: :[[@LINE-1]]:9: warning: 'x' may be on the device of 'BlockImpl' but 'torch::nn::Linear(8, 8)' is on cpu in call to 'forward' [placement-mixed-device]
+    // CHECK-MESSAGES: :[[@LINE-3]]:9: note: 'x' was assigned a tensor on the device of 'BlockImpl' here
+    // CHECK-MESSAGES: :[[@LINE-3]]:9: note: 'torch::nn::Linear(8, 8)' was created on cpu here
+    x = torch::relu(x);
+    x = fc2(x);
+    return torch::nn::Linear(8, 8)(x);
+  }
+  torch::nn::Linear fc1, fc2;
+};

@@ -3,7 +3,8 @@
 // Loops in real code: syncs on values a helper returns or a pair holds,
 // round trips through a host-only op, a stored rollout uploaded again in
 // every epoch (a field at a time, or a minibatch at a time); a batch
-// type's own to() called once per batch moves fresh data.
+// type's own to() called once per batch moves fresh data, and so do slices
+// of a dataset and the batches of an iterator advanced in the loop.
 #include <torch/torch.h>
 #include <vector>
 
@@ -91,6 +92,23 @@ void minibatchesUploadedEveryEpoch(torch::Device device, const torch::Tensor &ob
       consume(chunks[i].to(device));
       // CHECK-MESSAGES: :[[@LINE-1]]:25: warning: a part of 'chunks' is moved to the device in 'device' on every iteration of an outer loop in which 'chunks' does not change [placement-transfer-in-loop]
       // CHECK-MESSAGES: :[[@LINE-4]]:3: note: move 'chunks' to the device once, before this loop
+}
+
+// A dataset walked slice by slice in every epoch: each batch is fresh data
+// for the device, and the dataset need not fit there.
+void datasetSlicedEveryEpoch(torch::Device device, const torch::Tensor &images, int epochs) {
+  for (int epoch = 0; epoch < epochs; ++epoch)
+    for (int64_t i = 0; i + 128 <= images.numel(); i += 128)
+      consume(images.narrow(0, i, 128).to(device));
+}
+
+// A loader walked with an explicit iterator: `++it` makes each batch new.
+void loaderWalkedByIterator(torch::Device device, torch::data::StatelessDataLoader &loader) {
+  auto it = loader.begin();
+  while (it != loader.end()) {
+    consume(it->data.to(device));
+    ++it;
+  }
 }
 
 void minibatchesOfAnUploadedRollout(torch::Device device, const torch::Tensor &observations,

@@ -171,6 +171,7 @@ public:
   Tensor sigmoid() const;
   Tensor masked_fill(const Tensor &mask, const Scalar &value) const;
   Tensor index_select(int64_t dim, const Tensor &index) const;
+  Tensor narrow(int64_t dim, int64_t start, int64_t length) const;
   Tensor view_as(const Tensor &other) const;
   Tensor operator[](int64_t index) const;
   const Tensor &grad() const;
@@ -209,7 +210,8 @@ Tensor stack(TensorList tensors, int64_t dim = 0);
 Tensor relu(const Tensor &self);
 Tensor sigmoid(const Tensor &self);
 Tensor where(const Tensor &condition, const Tensor &self, const Tensor &other);
-Tensor nll_loss(const Tensor &self, const Tensor &target);
+Tensor nll_loss(const Tensor &self, const Tensor &target, const optional<Tensor> &weight = {},
+                int64_t reduction = 1, int64_t ignore_index = -100);
 Tensor mse_loss(const Tensor &self, const Tensor &target, int64_t reduction = 1);
 Tensor zeros(IntArrayRef size, TensorOptions options = {});
 Tensor ones(IntArrayRef size, TensorOptions options = {});
@@ -367,8 +369,10 @@ public:
 };
 TORCH_MODULE(Dropout);
 
+// As TORCH_ARG writes it: the setter and the tensor it sets.
 struct CrossEntropyLossOptions {
   auto weight(const Tensor &new_weight) -> decltype(*this) &;
+  Tensor weight_;
 };
 class CrossEntropyLossImpl : public Cloneable<CrossEntropyLossImpl> {
 public:
@@ -438,6 +442,7 @@ class StatelessDataLoader {
 public:
   struct Iterator {
     Example<> &operator*();
+    Example<> *operator->();
     Iterator &operator++();
     bool operator!=(const Iterator &other) const;
   };
