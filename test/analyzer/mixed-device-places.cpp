@@ -66,6 +66,36 @@ void mapOfTensorsMoved(const torch::Tensor &x) {
   consume(x.cuda() - stats.at("mean"));
 }
 
+// A batch read as a map from a helper: each entry named by its key keeps
+// its own device; the entries not named keep the map's.
+std::map<std::string, torch::Tensor> readFeatures(int index) {
+  torch::Tensor dense = torch::randn({8, 4}), ids = torch::zeros({8});
+  return {{"dense", dense}, {"ids", ids}};
+}
+
+void mapEntryForgotten(torch::Device device, const torch::Tensor &w, int index) {
+  auto batch = readFeatures(index);
+  batch["dense"] = batch["dense"].to(device);
+  consume(batch.at("dense").matmul(w.to(device)) + batch.at("ids"));
+  // CHECK-MESSAGES: :[[@LINE-1]]:50: warning: 'batch.at("dense").matmul(w.to(device))' may be on the device in 'device' but 'batch.at("ids")' is on cpu in call to 'operator+' [placement-mixed-device]
+  // CHECK-MESSAGES: :[[@LINE-2]]:29: note: 'batch.at("dense").matmul(w.to(device))' was assigned a tensor on the device in 'device' here
+  // CHECK-MESSAGES: :[[@LINE-5]]:16: note: 'batch.at("ids")' was assigned a tensor on cpu here
+}
+
+void mapEntriesAllMovedByKey(torch::Device device, const torch::Tensor &w, int index) {
+  auto batch = readFeatures(index);
+  batch["dense"] = batch["dense"].to(device);
+  batch["ids"] = batch["ids"].to(device);
+  consume(batch.at("dense").matmul(w.to(device)) + batch.at("ids"));
+}
+
+void mapEntriesAllMovedByLoop(torch::Device device, const torch::Tensor &w, int index) {
+  auto batch = readFeatures(index);
+  for (auto &entry : batch)
+    entry.second = entry.second.to(device);
+  consume(batch.at("dense").matmul(w.to(device)) + batch.at("ids"));
+}
+
 struct Normalizer {
   torch::Tensor mean;
   torch::Tensor scale;

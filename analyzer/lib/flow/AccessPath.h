@@ -2,9 +2,10 @@
 // analysis tracks. A path is a variable (a local, a parameter, a field of
 // `this`) and up to kMaxDepth steps into it: a field of a struct
 // (`batch.img`, `cfg->device`), an element of a tuple or pair
-// (`std::get<0>(state)`, `result.second`). Containers and pointers are seen
-// through: the elements of a container share one value, the container's
-// own, and `*p` / `p->x` are p / p.x.
+// (`std::get<0>(state)`, `result.second`), a map's entry named by a constant
+// key (`batch["ids"]`). Containers and pointers are seen through: the other
+// elements of a container share one value, the container's own, and `*p` /
+// `p->x` are p / p.x.
 #pragma once
 
 #include "llvm/ADT/ArrayRef.h"
@@ -23,13 +24,20 @@ class ValueDecl;
 
 namespace placelint::analysis {
 
-// One step into a value: a field, or the element of a tuple or pair.
+// One step into a value: a field, the element of a tuple or pair, or the
+// entry of a map that a constant key names (`m["mean"]`).
 class AccessStep {
 public:
   static AccessStep field(const clang::FieldDecl *Field) {
     return AccessStep(reinterpret_cast<std::uintptr_t>(Field));
   }
   static AccessStep element(unsigned Index) { return AccessStep((Index << 1) | 1); }
+  // Key: the key's number, from the analysis' table of the keys it has seen.
+  static AccessStep key(unsigned Key) { return element(kFirstKey + Key); }
+  bool isKey() const {
+    std::optional<unsigned> Index = asElement();
+    return Index && *Index >= kFirstKey;
+  }
 
   const clang::FieldDecl *asField() const {
     return Bits & 1 ? nullptr : reinterpret_cast<const clang::FieldDecl *>(Bits);
@@ -43,6 +51,7 @@ public:
   friend bool operator<(AccessStep L, AccessStep R) { return L.Bits < R.Bits; }
 
 private:
+  static constexpr unsigned kFirstKey = 1u << 20; // past any tuple's size
   explicit AccessStep(std::uintptr_t Bits) : Bits(Bits) {}
   std::uintptr_t Bits;
 };

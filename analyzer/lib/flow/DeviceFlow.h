@@ -105,6 +105,8 @@ private:
   // The place an expression names: a variable, a field, a tuple's element,
   // an element of a container; nullopt for values that live nowhere.
   std::optional<Place> placeOf(const clang::Expr *E) const;
+  // An element of Container read at Index (`v[i]`, `m.at("ids")`).
+  AbstractValue elementOf(const clang::Expr &Container, const clang::Expr *Index);
   ValueFact evaluateMember(const clang::MemberExpr &Member);
   ValueFact evaluateDeviceTypeConstant(const clang::Expr *E);
   // The device Where writes (`kCUDA`, `"cuda:1"`): made there.

@@ -8,6 +8,7 @@
 #include "placelint/analysis/DeviceString.h"
 
 #include "clang/AST/ASTContext.h"
+#include "llvm/ADT/StringMap.h"
 
 namespace placelint::analysis {
 
@@ -73,7 +74,53 @@ AccessStep stepOf(const FieldDecl &Field) {
   return AccessStep::field(&Field);
 }
 
+// The entry a constant key names (`m["ids"]`, `m.at("ids")`): each entry a
+// program names by its key keeps its own value.
+std::optional<AccessStep> keyStep(const Expr *Key) {
+  while (Key) {
+    Key = Key->IgnoreImplicit()->IgnoreParens();
+    const auto *Construct = dyn_cast<CXXConstructExpr>(Key); // std::string("ids")
+    if (!Construct || Construct->getNumArgs() == 0 ||
+        !llvm::all_of(llvm::drop_begin(Construct->arguments()),
+                      [](const Expr *Arg) { return isa<CXXDefaultArgExpr>(Arg); }))
+      break;
+    Key = Construct->getArg(0);
+  }
+  const auto *Literal = dyn_cast_or_null<StringLiteral>(Key);
+  if (!Literal || !Literal->isOrdinary())
+    return std::nullopt;
+  thread_local llvm::StringMap<unsigned> Keys;
+  return AccessStep::key(Keys.try_emplace(Literal->getString(), Keys.size()).first->second);
+}
+
+// A pair's member read through a range-for variable over a map (`for (auto
+// &entry : m) entry.second = ...`): every entry in turn.
+bool isEntryOfRange(const MemberExpr &Member, BodyFacts &Body, const ApiModel &Model) {
+  const auto *Ref = dyn_cast<DeclRefExpr>(Member.getBase()->IgnoreParenImpCasts());
+  const auto *Var = Ref ? dyn_cast<VarDecl>(Ref->getDecl()) : nullptr;
+  const Expr *Range = Var ? Body.rangeOf(*Var) : nullptr;
+  return Range && ApiModel::isTuple(Var->getType()) &&
+         Model.classify(Range->getType()) == ValueKind::TensorList;
+}
+
 } // namespace
+
+AbstractValue DeviceFlow::elementOf(const Expr &Container, const Expr *Index) {
+  if (std::optional<AccessStep> Key = keyStep(Index))
+    if (std::optional<Place> Where = placeOf(&Container))
+      if (std::optional<AccessPath> Entry = Where->Path.child(*Key))
+        return read(*Entry);
+  // Any entry: the container's own value, or one of those named by a key.
+  AbstractValue Value = valueOf(&Container);
+  llvm::erase_if(Value.Parts, [&](const AbstractValue::Part &Part) {
+    if (!Part.first.steps().front().isKey())
+      return false;
+    if (Part.first.depth() == 1)
+      Value.Whole = Value.Whole.join(Part.second);
+    return true;
+  });
+  return Value;
+}
 
 std::optional<DeviceFlow::Place> DeviceFlow::placeOf(const Expr *E) const {
   if (!E)
@@ -93,6 +140,8 @@ std::optional<DeviceFlow::Place> DeviceFlow::placeOf(const Expr *E) const {
   // element in turn (`v[i] = v[i].to(d)`).
   auto ElementOf = [&](std::optional<Place> Container,
                        const Expr *Index) -> std::optional<Place> {
+    if (std::optional<AccessStep> Key = keyStep(Index))
+      return Into(Container, *Key);
     if (Container && !Facts.body().isZeroBasedCounter(Index))
       Container->OneElement = true;
     return Container;
@@ -122,6 +171,8 @@ std::optional<DeviceFlow::Place> DeviceFlow::placeOf(const Expr *E) const {
       return std::nullopt;
     if (isa<CXXThisExpr>(Member->getBase()->IgnoreParenImpCasts()))
       return Place{AccessPath(Field)};
+    if (isEntryOfRange(*Member, Facts.body(), Model))
+      return placeOf(Member->getBase());
     return Into(placeOf(Member->getBase()), stepOf(*Field));
   }
   if (const auto *Unary = dyn_cast<UnaryOperator>(E); Unary && Unary->getOpcode() == UO_Deref)

@@ -21,6 +21,20 @@ AbstractValue DeviceFlow::elementValue(const Expr *Element) {
   const Expr *Value = convertedValue(Element);
   if (Model.isTensor(Value->getType()))
     return valueOf(Value);
+  // A map's entry built in place (`{"dense", t}`): the tensors it holds.
+  if (ApiModel::isTuple(Value->getType())) {
+    llvm::ArrayRef<const Expr *> Parts;
+    if (const auto *Construct = dyn_cast<CXXConstructExpr>(Value))
+      Parts = llvm::ArrayRef(Construct->getArgs(), Construct->getNumArgs());
+    else if (const auto *List = dyn_cast<InitListExpr>(Value))
+      Parts = llvm::ArrayRef(List->getInits(), List->getNumInits());
+    AbstractValue Held;
+    for (const Expr *Part : Parts)
+      if (Model.classify(Part->getType()) != ValueKind::Other)
+        Held = Held.join(elementValue(Part));
+    if (!Parts.empty())
+      return Held.Whole.Devices.isBottom() ? AbstractValue(ValueFact::unknown()) : Held;
+  }
   return Model.classify(Element->getType()) != ValueKind::Other
              ? valueOf(Element)
              : AbstractValue(ValueFact::unknown());
@@ -72,7 +86,7 @@ ValueFact DeviceFlow::evaluateListMethod(const CXXMemberCallExpr &Call, ApiCall 
     return ValueFact();
   }
   if (Api.Kind == CallKind::ListRead)
-    return yield(Call, valueOf(Object));
+    return yield(Call, elementOf(*Object, Call.getNumArgs() ? Call.getArg(0) : nullptr));
   forgetReferenceArguments(Call, *Call.getMethodDecl());
   return untracked(Call);
 }

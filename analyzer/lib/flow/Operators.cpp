@@ -45,7 +45,7 @@ ValueFact DeviceFlow::evaluateOperatorCall(const CXXOperatorCallExpr &Op) {
     return yield(Op, valueOf(Lhs));
   }
   if (Kind == OO_Subscript && LhsKind == ValueKind::TensorList)
-    return yield(Op, valueOf(Lhs)); // an element
+    return yield(Op, elementOf(*Lhs, NumArgs >= 2 ? Op.getArg(1) : nullptr));
   bool RhsIsTensor = NumArgs >= 2 && Model.isTensor(Op.getArg(1)->getType());
   if (LhsKind != ValueKind::Tensor && !RhsIsTensor)
     return untracked(Op);
