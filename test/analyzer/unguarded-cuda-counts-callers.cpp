@@ -120,6 +120,36 @@ int main() {
     place(x);
 }
 
+// A helper that asks for CUDA only when its caller says so: a call that
+// passes false (or leaves the default) runs nothing that needs a GPU.
+torch::Tensor prepare(const torch::Tensor &x, bool use_gpu = false) {
+  if (use_gpu)
+    return x.cuda();
+  return x;
+}
+
+void prepareOnTheHostOrUnderACheck(const torch::Tensor &x) {
+  consume(prepare(x, false));
+  consume(prepare(x));
+  if (torch::cuda::is_available())
+    consume(prepare(x, true));
+}
+
+torch::Tensor load(const torch::Tensor &x, bool to_gpu) {
+  if (!to_gpu)
+    return x;
+  return x.cuda();
+  // CHECK-MESSAGES: :[[@LINE-1]]:12: warning: CUDA is requested with no cuda::is_available() check on this path; the program fails on a machine without a GPU [placement-unguarded-cuda]
+  // CHECK-MESSAGES: :[[@LINE+7]]:11: note: 'load' is called here with no availability check
+  // CHECK-MESSAGES-USER: :[[@LINE-3]]:12: warning: CUDA is requested with no cuda::is_available() check on this path; the program fails on a machine without a GPU [placement-unguarded-cuda]
+  // CHECK-MESSAGES-USER: :[[@LINE+5]]:11: note: 'load' is called here with no availability check
+}
+
+void loadWithTrueUnchecked(const torch::Tensor &x) {
+  consume(load(x, false));
+  consume(load(x, true));
+}
+
 // The user's own checks (AvailabilityChecks: has_gpu, ::gpus).
 void userFlag(torch::Tensor x) {
   if (has_gpu())

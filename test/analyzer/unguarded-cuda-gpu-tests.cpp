@@ -47,6 +47,22 @@ TEST(TensorTest, SecondDevice_MultiCUDA) {
   // CHECK-MESSAGES: :[[@LINE-1]]:45: warning: CUDA is requested with no cuda::is_available() check on this path; the program fails on a machine without a GPU [placement-unguarded-cuda]
 }
 
+// PyTorch's pattern: one helper for both devices, `true` from the GPU test
+// and `false` from the other. The call passing false does not run the
+// request; the one passing true is in a GPU test.
+void roundTrip(bool cuda) {
+  auto t = torch::ones({2});
+  if (cuda)
+    t = t.to(torch::kCUDA);
+  // CHECK-MESSAGES: :[[@LINE-1]]:14: warning: CUDA is requested with no cuda::is_available() check on this path; the program fails on a machine without a GPU [placement-unguarded-cuda]
+  // CHECK-MESSAGES: :[[@LINE+6]]:36: note: 'roundTrip' is called here with no availability check
+  consume(t);
+}
+
+TEST(TensorTest, RoundTrip) { roundTrip(false); }
+
+TEST(TensorTest, RoundTrip_CUDA) { roundTrip(true); }
+
 // A test that runs everywhere: its request is reported with the option too.
 TEST(TensorTest, MovesToCuda) {
   consume(torch::ones({2}).cuda());

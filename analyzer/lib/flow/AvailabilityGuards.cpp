@@ -191,24 +191,51 @@ AvailabilityGuards::AvailabilityGuards(CFG &Graph, const ApiModel &Model,
                                        const ASTContext &Context)
     : Graph(Graph), Dominators(&Graph) {
   ConditionReader Reader(Model, Context, Graph);
+  // The successor taken when the condition is as Polarity says, if it has
+  // no other way in. Edges from a branch that cannot return (TORCH_CHECK's
+  // failure) do not count as ways in.
+  auto OnlyWayIn = [](const CFGBlock &Branch, int Polarity) -> const CFGBlock * {
+    const CFGBlock *Taken = *(Branch.succ_begin() + (Polarity > 0 ? 0 : 1));
+    if (!Taken)
+      return nullptr;
+    auto WaysIn = llvm::count_if(Taken->preds(), [](const CFGBlock::AdjacentBlock &Pred) {
+      return Pred.getReachableBlock() != nullptr;
+    });
+    return WaysIn == 1 ? Taken : nullptr;
+  };
   for (const CFGBlock *Block : Graph) {
     if (Block->succ_size() != 2)
       continue;
-    Availability Says = Reader.read(dyn_cast_or_null<Expr>(Block->getTerminatorCondition()));
-    if (!Says)
+    const auto *Condition = dyn_cast_or_null<Expr>(Block->getTerminatorCondition());
+    if (Availability Says = Reader.read(Condition)) {
+      if (const CFGBlock *Available = OnlyWayIn(*Block, Says.Polarity))
+        Guards.push_back({Available, Says.Devices});
       continue;
-    // The successor where the devices are there, if it has no other way in.
-    // Edges from a branch that cannot return (TORCH_CHECK's failure) do not
-    // count as ways in.
-    const CFGBlock *Available = *(Block->succ_begin() + (Says.Polarity > 0 ? 0 : 1));
-    if (!Available)
-      continue;
-    auto WaysIn = llvm::count_if(Available->preds(), [](const CFGBlock::AdjacentBlock &Pred) {
-      return Pred.getReachableBlock() != nullptr;
-    });
-    if (WaysIn == 1)
-      Guards.push_back({Available, Says.Devices});
+    }
+    // `if (cuda)`, `if (!use_gpu) return;` on a bool parameter.
+    int Polarity = 1;
+    const Expr *Tested = Condition ? Condition->IgnoreParenImpCasts() : nullptr;
+    while (const auto *Not = dyn_cast_or_null<UnaryOperator>(Tested)) {
+      if (Not->getOpcode() != UO_LNot)
+        break;
+      Polarity = -Polarity;
+      Tested = Not->getSubExpr()->IgnoreParenImpCasts();
+    }
+    const auto *Ref = dyn_cast_or_null<DeclRefExpr>(Tested);
+    const auto *Flag = Ref ? dyn_cast<ParmVarDecl>(Ref->getDecl()) : nullptr;
+    if (Flag && Flag->getType()->isBooleanType())
+      if (const CFGBlock *Taken = OnlyWayIn(*Block, Polarity))
+        FlagGuards.push_back({Taken, Flag});
   }
+}
+
+llvm::SmallVector<const ParmVarDecl *, 2>
+AvailabilityGuards::flagsTrueAt(const CFGBlock &Block) const {
+  llvm::SmallVector<const ParmVarDecl *, 2> Flags;
+  for (const FlagGuard &G : FlagGuards)
+    if (Dominators.dominates(G.Block, &Block) && !llvm::is_contained(Flags, G.Flag))
+      Flags.push_back(G.Flag);
+  return Flags;
 }
 
 unsigned AvailabilityGuards::devicesEnsuredAt(const CFGBlock &Block) const {

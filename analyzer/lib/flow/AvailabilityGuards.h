@@ -26,16 +26,25 @@ public:
   // The same for the block that evaluates S (0 when no block does, as for
   // a statement inside a lambda's body).
   unsigned devicesEnsuredAt(const clang::Stmt &S) const;
+  // The function's bool parameters that every path to Block has found true
+  // (`if (cuda) model->to(kCUDA);` in a helper taking `bool cuda`): the
+  // callers say, with the value they pass, whether the block runs.
+  llvm::SmallVector<const clang::ParmVarDecl *, 2> flagsTrueAt(const clang::CFGBlock &Block) const;
 
 private:
   struct Guard {
     const clang::CFGBlock *Block;
     unsigned Devices;
   };
+  struct FlagGuard {
+    const clang::CFGBlock *Block;
+    const clang::ParmVarDecl *Flag;
+  };
 
   clang::CFG &Graph;
   clang::CFGDomTree Dominators;
   llvm::SmallVector<Guard, 4> Guards;
+  llvm::SmallVector<FlagGuard, 2> FlagGuards;
 };
 
 } // namespace placelint::analysis

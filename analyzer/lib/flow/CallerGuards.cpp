@@ -126,11 +126,12 @@ void CallerGuards::indexCalls() {
       Indexer.TraverseDecl(D);
 }
 
-CallersGuard CallerGuards::devicesEnsuredByCallers(const FunctionDecl &Function) {
+CallersGuard CallerGuards::devicesEnsuredByCallers(const FunctionDecl &Function,
+                                                   llvm::ArrayRef<const ParmVarDecl *> Flags) {
   if (!Indexed)
     indexCalls();
   CallersGuard Result;
-  Result.Devices = ensuredByCallers(*key(&Function), 0, &Result.WeakestCall);
+  Result.Devices = ensuredByCallers(*key(&Function), 0, &Result.WeakestCall, Flags);
   if (Result.Devices == std::numeric_limits<unsigned>::max())
     Result = CallersGuard();
   return Result;
@@ -138,8 +139,27 @@ CallersGuard CallerGuards::devicesEnsuredByCallers(const FunctionDecl &Function)
 
 // max() stands for "no call to judge by" (only recursive ones), which the
 // minimum over the other calls ignores.
+bool CallerGuards::passesFalse(const CallSite &Site,
+                               llvm::ArrayRef<const ParmVarDecl *> Flags) const {
+  llvm::ArrayRef<const Expr *> Args;
+  if (const auto *Call = dyn_cast<CallExpr>(Site.Call)) {
+    Args = llvm::ArrayRef(Call->getArgs(), Call->getNumArgs());
+    if (isa<CXXOperatorCallExpr>(Call) && isa_and_nonnull<CXXMethodDecl>(Call->getDirectCallee()))
+      Args = Args.drop_front();
+  } else if (const auto *Construct = dyn_cast<CXXConstructExpr>(Site.Call)) {
+    Args = llvm::ArrayRef(Construct->getArgs(), Construct->getNumArgs());
+  }
+  return llvm::any_of(Flags, [&](const ParmVarDecl *Flag) {
+    unsigned Index = Flag->getFunctionScopeIndex();
+    bool Value = true;
+    return Index < Args.size() && !Args[Index]->isValueDependent() &&
+           Args[Index]->EvaluateAsBooleanCondition(Value, Context) && !Value;
+  });
+}
+
 unsigned CallerGuards::ensuredByCallers(const FunctionDecl &Function, unsigned Depth,
-                                        const Expr **Weakest) {
+                                        const Expr **Weakest,
+                                        llvm::ArrayRef<const ParmVarDecl *> Flags) {
   if (InProgress.contains(&Function))
     return std::numeric_limits<unsigned>::max();
   const auto *Method = dyn_cast<CXXMethodDecl>(&Function);
@@ -150,6 +170,8 @@ unsigned CallerGuards::ensuredByCallers(const FunctionDecl &Function, unsigned D
   InProgress.insert(&Function);
   unsigned Devices = std::numeric_limits<unsigned>::max();
   for (const CallSite &Site : It->second) {
+    if (!Flags.empty() && passesFalse(Site, Flags))
+      continue;
     unsigned Here = ensuredAt(Site);
     if (Here < Devices)
       Here = std::max(Here, ensuredByCallers(*key(Site.Caller), Depth + 1));

@@ -32,7 +32,9 @@ public:
   // main file ensure: 0 when it has no such call, when it is also used
   // otherwise than called (a callback, a virtual method), or when one call
   // is not guarded.
-  CallersGuard devicesEnsuredByCallers(const clang::FunctionDecl &Function);
+  // A call that passes a constant false for one of Flags does not count.
+  CallersGuard devicesEnsuredByCallers(const clang::FunctionDecl &Function,
+                                       llvm::ArrayRef<const clang::ParmVarDecl *> Flags = {});
 
   struct CallSite {
     const clang::FunctionDecl *Caller;
@@ -50,7 +52,10 @@ private:
 
   // Weakest: the direct call that ensures the fewest devices.
   unsigned ensuredByCallers(const clang::FunctionDecl &Function, unsigned Depth,
-                            const clang::Expr **Weakest = nullptr);
+                            const clang::Expr **Weakest = nullptr,
+                            llvm::ArrayRef<const clang::ParmVarDecl *> Flags = {});
+  // Whether Site passes a constant false for one of Flags.
+  bool passesFalse(const CallSite &Site, llvm::ArrayRef<const clang::ParmVarDecl *> Flags) const;
   unsigned ensuredAt(const CallSite &Site);
   void indexCalls();
 

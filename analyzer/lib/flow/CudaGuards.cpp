@@ -28,11 +28,18 @@ void DeviceFlow::resolveCudaGuards() {
                              Block ? Guards.devicesEnsuredAt(*Block) : 0);
     if (Here >= Request.DevicesNeeded)
       return {Here, nullptr};
+    // Under `if (cuda)` on a bool parameter: the calls passing false do not
+    // run it.
+    llvm::SmallVector<const ParmVarDecl *, 2> Flags;
+    if (Block)
+      Flags = Guards.flagsTrueAt(*Block);
     if (!ByCallers)
       ByCallers = Summaries.devicesEnsuredByCallers(Function);
-    if (ByCallers->Devices <= Here)
-      return {Here, Here == 0 ? ByCallers->WeakestCall : nullptr};
-    return {ByCallers->Devices, ByCallers->WeakestCall};
+    CallersGuard Callers =
+        Flags.empty() ? *ByCallers : Summaries.devicesEnsuredByCallers(Function, Flags);
+    if (Callers.Devices <= Here)
+      return {Here, Here == 0 ? Callers.WeakestCall : nullptr};
+    return {Callers.Devices, Callers.WeakestCall};
   });
 }
 

@@ -36,8 +36,9 @@ public:
 
   bool registersState(const clang::CXXRecordDecl &Module) override;
 
-  CallersGuard devicesEnsuredByCallers(const clang::FunctionDecl &Function) override {
-    return Callers.devicesEnsuredByCallers(Function);
+  CallersGuard devicesEnsuredByCallers(const clang::FunctionDecl &Function,
+                                       llvm::ArrayRef<const clang::ParmVarDecl *> Flags) override {
+    return Callers.devicesEnsuredByCallers(Function, Flags);
   }
 
   // For a method of a module class or of a struct with tracked fields

@@ -75,8 +75,12 @@ public:
   virtual bool registersState(const clang::CXXRecordDecl &Module) = 0;
   // How many CUDA devices the availability checks around every call of
   // Function in the unit ensure (0 when it is not called here, or some call
-  // is not guarded), and the call that ensures the fewest.
-  virtual CallersGuard devicesEnsuredByCallers(const clang::FunctionDecl &Function) = 0;
+  // is not guarded), and the call that ensures the fewest. A call that
+  // passes a constant false for one of Flags does not count: there, what
+  // needs the devices does not run.
+  virtual CallersGuard
+  devicesEnsuredByCallers(const clang::FunctionDecl &Function,
+                          llvm::ArrayRef<const clang::ParmVarDecl *> Flags = {}) = 0;
   // What a lambda captured where it was made (joined over the places it
   // was made), for calls of it elsewhere.
   virtual const EntryFacts *capturesOf(const clang::CXXRecordDecl &Closure) = 0;
