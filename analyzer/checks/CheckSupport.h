@@ -69,6 +69,9 @@ protected:
   std::optional<FactoryOnDevice> factoryOnDevice(const CallExpr &Factory,
                                                  const CXXMemberCallExpr &Move) const;
 
+  // What the analysis is configured with (every placement check reads it).
+  const placelint::analysis::AnalysisOptions &analysisOptions() const { return AnalysisOptions; }
+
 private:
   // Walks the declarations of user files only (the main file and headers
   // the header filter selects), reporting on each function defined there.

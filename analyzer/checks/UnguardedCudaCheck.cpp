@@ -7,6 +7,16 @@ namespace clang::tidy::placement {
 
 using namespace placelint::analysis;
 
+UnguardedCudaCheck::UnguardedCudaCheck(StringRef Name, ClangTidyContext *Context)
+    : PlacementCheck(Name, Context) {
+  for (const std::string &Entry : analysisOptions().GpuTestSuffixes)
+    if (!ApiModel::parseGpuTestSuffix(Entry))
+      configurationDiag("invalid GpuTestSuffixes entry '%0': expected a test name's ending, "
+                        "optionally with '=N' GPUs (N >= 1), as in '_CUDA=1;_MultiCUDA=2'; "
+                        "the entry is ignored")
+          << Entry;
+}
+
 void UnguardedCudaCheck::report(const RecordedFindings &Findings) {
   class Reporter : public FindingsHandler {
   public:

@@ -8,8 +8,9 @@ namespace clang::tidy::placement {
 // check. See docs/rules/placement-unguarded-cuda.md.
 class UnguardedCudaCheck : public PlacementCheck {
 public:
-  UnguardedCudaCheck(StringRef Name, ClangTidyContext *Context)
-      : PlacementCheck(Name, Context) {}
+  // Says which GpuTestSuffixes entries it ignores (the option is this
+  // check's business, though every check reads it).
+  UnguardedCudaCheck(StringRef Name, ClangTidyContext *Context);
 
 private:
   void report(const placelint::analysis::RecordedFindings &Findings) override;

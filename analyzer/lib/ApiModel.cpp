@@ -237,13 +237,9 @@ bool declaresTensorClass(const ASTContext &Context, const ProfileTable &Table) {
 
 ApiModel::ApiModel(const ASTContext &Context, const AnalysisOptions &Options)
     : UserAvailabilityChecks(Options.AvailabilityChecks) {
-  for (llvm::StringRef Entry : Options.GpuTestSuffixes) {
-    auto [Suffix, Count] = Entry.trim().split('=');
-    unsigned Devices = 1;
-    if (!Suffix.empty() && (Count.empty() || !Count.trim().getAsInteger(10, Devices)) &&
-        Devices > 0)
-      GpuTestSuffixes.push_back({Suffix.str(), Devices});
-  }
+  for (llvm::StringRef Entry : Options.GpuTestSuffixes)
+    if (auto Parsed = parseGpuTestSuffix(Entry))
+      GpuTestSuffixes.push_back(std::move(*Parsed));
   ApiProfile Requested = Options.Profile;
   if (Requested != ApiProfile::Auto) {
     Profiles.push_back(Requested);
@@ -487,6 +483,17 @@ ApiModel::availabilityCheck(const FunctionDecl &Function) const {
     }
   }
   return std::nullopt;
+}
+
+std::optional<std::pair<std::string, unsigned>>
+ApiModel::parseGpuTestSuffix(llvm::StringRef Entry) {
+  auto [Suffix, Count] = Entry.trim().split('=');
+  Suffix = Suffix.trim();
+  unsigned Devices = 1;
+  if (Suffix.empty() || Suffix.contains_insensitive(' ') ||
+      (Entry.contains('=') && (Count.trim().getAsInteger(10, Devices) || Devices == 0)))
+    return std::nullopt;
+  return std::pair{Suffix.str(), Devices};
 }
 
 unsigned ApiModel::devicesEnsuredByTestName(const FunctionDecl &Function) const {

@@ -45,6 +45,18 @@ TEST(ApiModelTest, DeviceTypeEnumerators) {
   EXPECT_FALSE(ApiModel::deviceKindOfEnumerator("k"));
 }
 
+TEST(ApiModelTest, GpuTestSuffixEntries) {
+  using Entry = std::pair<std::string, unsigned>;
+  EXPECT_EQ(ApiModel::parseGpuTestSuffix("_CUDA"), Entry("_CUDA", 1));
+  EXPECT_EQ(ApiModel::parseGpuTestSuffix(" _MultiCUDA = 2 "), Entry("_MultiCUDA", 2));
+  EXPECT_FALSE(ApiModel::parseGpuTestSuffix(""));
+  EXPECT_FALSE(ApiModel::parseGpuTestSuffix("=2"));
+  EXPECT_FALSE(ApiModel::parseGpuTestSuffix("_CUDA="));
+  EXPECT_FALSE(ApiModel::parseGpuTestSuffix("_CUDA=two"));
+  EXPECT_FALSE(ApiModel::parseGpuTestSuffix("_CUDA=0"));
+  EXPECT_FALSE(ApiModel::parseGpuTestSuffix("_CU DA=1"));
+}
+
 TEST(ApiModelTest, NamesMapToKinds) {
   for (ApiProfile Profile : {ApiProfile::Pl, ApiProfile::Libtorch}) {
     const ProfileTable &Table = profileTable(Profile);

@@ -259,6 +259,9 @@ public:
   std::optional<AvailabilityKind> availabilityCheck(const clang::FunctionDecl &Function) const;
   // The device kind an enumerator of a DeviceType enum names (kCUDA, CUDA, ...).
   static std::optional<DeviceKind> deviceKindOfEnumerator(llvm::StringRef Name);
+  // One entry of GpuTestSuffixes (`_CUDA`, `_MultiCUDA=2`): the suffix and
+  // its number of GPUs; nullopt when malformed.
+  static std::optional<std::pair<std::string, unsigned>> parseGpuTestSuffix(llvm::StringRef Entry);
   // How many GPUs the test runner ensures when it runs Function: the body
   // of a gtest test whose name ends with a suffix of GpuTestSuffixes; 0
   // for any other function.
