@@ -74,6 +74,28 @@ void discardedTransfer(torch::Tensor t) {
   lin->to(torch::kCUDA);
 }
 
+// gtest's way of testing for an exception (here as its macros spell it).
+#define ASSERT_THROW(statement, exception)                                                  \
+  do {                                                                                       \
+    try {                                                                                    \
+      statement;                                                                             \
+    } catch (const exception &) {                                                           \
+    }                                                                                        \
+  } while (0)
+#define ASSERT_NO_THROW(statement) ASSERT_THROW(statement, int)
+
+// A call there for what it throws, and options that name no device (they
+// place nothing): nothing was meant to move.
+void discardedForWhatItThrows(torch::Tensor t) {
+  ASSERT_THROW(t.to(torch::TensorOptions().requires_grad(true)), std::exception);
+  ASSERT_NO_THROW(t.to(torch::kCUDA));
+  t.to(torch::TensorOptions());
+  t.to(torch::TensorOptions().requires_grad(false));
+  t.to(torch::TensorOptions().device(torch::kCUDA));
+  // CHECK-MESSAGES: :[[@LINE-1]]:5: warning: the result of 'to' is discarded; 't' is not moved in place [placement-discarded-transfer]
+  // CHECK-FIXES: t = t.to(torch::TensorOptions().device(torch::kCUDA));
+}
+
 void transferInLoop(int steps) {
   torch::Tensor weights = torch::ones({4});
   for (int i = 0; i < steps; ++i) {

@@ -150,6 +150,38 @@ void loadWithTrueUnchecked(const torch::Tensor &x) {
   consume(load(x, true));
 }
 
+// Called with false only: the request never runs in this file.
+void uploadOnRequest(torch::Tensor &t, bool upload) {
+  if (upload)
+    t = t.cuda();
+}
+
+void neverUploads(torch::Tensor &t) {
+  uploadOnRequest(t, false);
+  uploadOnRequest(t, /*upload=*/false);
+}
+
+// Where the caller's options or tensor already are on CUDA, moving there
+// asks for nothing the caller has not got.
+void placeLikeTheOptions(torch::nn::Linear &layer, const torch::TensorOptions &options) {
+  if (options.device() == torch::kCUDA)
+    layer->to(torch::kCUDA);
+}
+
+void placeLikeTheInput(const torch::Tensor &input, torch::Tensor &weights) {
+  if (input.is_cuda())
+    weights = weights.cuda();
+}
+
+// A device the function made itself proves nothing.
+void compareOwnDevice(torch::Tensor &weights) {
+  torch::Device own(torch::kCPU);
+  if (own == torch::kCUDA)
+    weights = weights.cuda();
+  // CHECK-MESSAGES: :[[@LINE-1]]:23: warning: CUDA is requested with no cuda::is_available() check on this path; the program fails on a machine without a GPU [placement-unguarded-cuda]
+  // CHECK-MESSAGES-USER: :[[@LINE-2]]:23: warning: CUDA is requested with no cuda::is_available() check on this path; the program fails on a machine without a GPU [placement-unguarded-cuda]
+}
+
 // The user's own checks (AvailabilityChecks: has_gpu, ::gpus).
 void userFlag(torch::Tensor x) {
   if (has_gpu())

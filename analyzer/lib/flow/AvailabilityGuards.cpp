@@ -1,5 +1,7 @@
 #include "flow/AvailabilityGuards.h"
 
+#include "Syntax.h"
+
 #include "clang/AST/Expr.h"
 #include "clang/AST/ExprCXX.h"
 #include "llvm/ADT/DenseSet.h"
@@ -68,6 +70,18 @@ public:
       return read(Cast->getSubExpr());
     if (const auto *Binary = dyn_cast<BinaryOperator>(E))
       return readBinary(*Binary);
+    if (const auto *Compare = dyn_cast<CXXOperatorCallExpr>(E);
+        Compare && Compare->getNumArgs() == 2 &&
+        (Compare->getOperator() == OO_EqualEqual || Compare->getOperator() == OO_ExclaimEqual))
+      return callersCuda(Compare->getOperator() == OO_EqualEqual ? BO_EQ : BO_NE,
+                         Compare->getArg(0), Compare->getArg(1));
+    // `t.is_cuda()` on a tensor the caller gave: there is a GPU wherever
+    // the caller has a tensor on one.
+    if (const auto *Call = dyn_cast<CXXMemberCallExpr>(E);
+        Call && Call->getNumArgs() == 0 && Call->getMethodDecl() &&
+        Call->getMethodDecl()->getIdentifier() && Call->getMethodDecl()->getName() == "is_cuda" &&
+        isCallers(Call->getImplicitObjectArgument()))
+      return {1, 1};
     // A flag set once from a condition: `const bool use_cuda = !no_cuda &&
     // cuda::is_available();` then `if (use_cuda)`.
     if (const VarDecl *Flag = unchangedLocal(E); Flag && Flag->getType()->isBooleanType() &&
@@ -98,6 +112,8 @@ private:
       return {};
     const Expr *Left = Binary.getLHS()->IgnoreParenImpCasts();
     const Expr *Right = Binary.getRHS()->IgnoreParenImpCasts();
+    if (Availability Chosen = callersCuda(Op, Left, Right))
+      return Chosen;
     std::optional<AvailabilityKind> Kind = checkIn(Left);
     if (!Kind) {
       Kind = checkIn(Right);
@@ -133,6 +149,38 @@ private:
     default:
       return {};
     }
+  }
+
+  // `options.device() == kCUDA` on options the caller gave: CUDA is asked
+  // for where the caller already chose it.
+  Availability callersCuda(BinaryOperatorKind Op, const Expr *Left, const Expr *Right) const {
+    if ((Op != BO_EQ && Op != BO_NE) ||
+        !((isCallersDevice(Left) && isCudaConstant(Right)) ||
+          (isCallersDevice(Right) && isCudaConstant(Left))))
+      return {};
+    return ensures(Op == BO_EQ ? 1 : -1, 1);
+  }
+
+  // A value of the caller's: a parameter or a part of one.
+  static bool isCallers(const Expr *E) { return isa_and_nonnull<ParmVarDecl>(rootDecl(E)); }
+
+  // The device of a value of the caller's: `options.device()`,
+  // `t.device()`, `dev`, `dev.type()`.
+  bool isCallersDevice(const Expr *E) const {
+    E = E->IgnoreImplicit()->IgnoreParenImpCasts();
+    ValueKind Kind = Model.classify(E->getType());
+    if (Kind != ValueKind::Device && Kind != ValueKind::DeviceType)
+      return false;
+    if (const auto *Call = dyn_cast<CXXMemberCallExpr>(E))
+      return Call->getNumArgs() == 0 && isCallers(Call->getImplicitObjectArgument());
+    return isCallers(E);
+  }
+
+  static bool isCudaConstant(const Expr *E) {
+    const auto *Ref = dyn_cast<DeclRefExpr>(convertedValue(E)->IgnoreParenImpCasts());
+    const auto *Enumerator = Ref ? dyn_cast<EnumConstantDecl>(Ref->getDecl()) : nullptr;
+    return Enumerator &&
+           ApiModel::deviceKindOfEnumerator(Enumerator->getName()) == DeviceKind::CUDA;
   }
 
   // The check E calls, directly or through a variable initialised with it.

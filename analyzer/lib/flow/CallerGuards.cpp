@@ -169,9 +169,11 @@ unsigned CallerGuards::ensuredByCallers(const FunctionDecl &Function, unsigned D
     return 0;
   InProgress.insert(&Function);
   unsigned Devices = std::numeric_limits<unsigned>::max();
+  bool AnyRuns = false;
   for (const CallSite &Site : It->second) {
     if (!Flags.empty() && passesFalse(Site, Flags))
       continue;
+    AnyRuns = true;
     unsigned Here = ensuredAt(Site);
     if (Here < Devices)
       Here = std::max(Here, ensuredByCallers(*key(Site.Caller), Depth + 1));
@@ -182,7 +184,8 @@ unsigned CallerGuards::ensuredByCallers(const FunctionDecl &Function, unsigned D
       break;
   }
   InProgress.erase(&Function);
-  return Devices;
+  // Every call passes false: what needs the devices never runs here.
+  return AnyRuns ? Devices : kNeverRuns;
 }
 
 unsigned CallerGuards::ensuredAt(const CallSite &Site) {

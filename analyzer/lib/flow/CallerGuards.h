@@ -45,6 +45,8 @@ public:
 
 private:
   static constexpr unsigned kMaxDepth = 3;
+  // As many devices as any request needs: for a request no call runs.
+  static constexpr unsigned kNeverRuns = 1u << 15;
   struct CallerGraph {
     std::unique_ptr<clang::CFG> Graph;
     std::unique_ptr<AvailabilityGuards> Guards;

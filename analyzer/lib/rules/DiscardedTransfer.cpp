@@ -3,17 +3,49 @@
 #include "rules/Rules.h"
 
 #include "BodyFacts.h"
+#include "Syntax.h"
 #include "flow/FunctionFacts.h"
 #include "placelint/analysis/Findings.h"
 
+#include "clang/AST/ASTContext.h"
 #include "clang/AST/ExprCXX.h"
+#include "clang/Lex/Lexer.h"
 
 namespace placelint::analysis {
 
 using namespace clang;
 
+namespace {
+
+// Inside a macro that tests for an exception (gtest's `ASSERT_THROW`,
+// `EXPECT_NO_THROW`, PyTorch's `ASSERT_THROWS_WITH`): the call is there for
+// what it throws, not for its result.
+bool inExceptionAssertion(const Expr &Call, const ASTContext &Context) {
+  const SourceManager &SM = Context.getSourceManager();
+  for (SourceLocation At = Call.getBeginLoc(); At.isMacroID();
+       At = SM.getImmediateMacroCallerLoc(At))
+    if (Lexer::getImmediateMacroName(At, SM, Context.getLangOpts()).contains("THROW"))
+      return true;
+  return false;
+}
+
+// `to(options)` whose options name no device (`TensorOptions().requires_grad(
+// false)`): it places nothing, so nothing was meant to move.
+bool placesNothing(const CXXMemberCallExpr &Call, const FunctionFacts &Facts) {
+  if (explicitArgCount(Call) != 1 ||
+      Facts.body().model().classify(Call.getArg(0)->getType()) != ValueKind::TensorOptions)
+    return false;
+  const ValueFact *Options = Facts.factAt(Call.getArg(0));
+  return Options && Options->OptionsWithoutDevice;
+}
+
+} // namespace
+
 void diagnoseDiscardedTransfer(const FunctionFacts &Facts, FindingsHandler &Handler) {
+  const ASTContext &Context = Facts.function().getASTContext();
   for (const CXXMemberCallExpr *Call : Facts.body().discardedTransfers()) {
+    if (inExceptionAssertion(*Call, Context) || placesNothing(*Call, Facts))
+      continue;
     DiscardedTransferFinding Finding;
     Finding.Call = Call;
     Finding.Receiver = Call->getImplicitObjectArgument();
