@@ -244,11 +244,15 @@ ValueFact DeviceFlow::applyModule(const Expr &Call, const Expr &ModuleExpr,
       llvm::any_of(Operands, [](const Operand &O) { return O.Fact.AfterMismatch; });
   operation(Call, "forward", ResultRank::Unknown, std::move(Operands));
   // It threw there: nothing computed from its result is reported again.
-  // After an input that threw, the output is where the weights are only
-  // when that is known: a device that is a symbol (`the device of Net`)
-  // may be the one that made the earlier call fail, and on the paths where
-  // it did not, the two agree.
-  if (Mismatch || (InputAfterMismatch && !Module.Devices.allConcrete())) {
+  // Inside a module's own method, after an input that threw, the output's
+  // device is "the device of" the module, the one the earlier call failed
+  // on: on the paths where it did not fail, that device is the host, so a
+  // second module made in `forward` is not reported again (one lesson per
+  // method; issue 19 class 9).
+  bool OnOwnDevice = llvm::any_of(Module.Devices.devices(), [](const AbstractDevice &D) {
+    return D.isModuleDevice();
+  });
+  if (Mismatch || (InputAfterMismatch && OnOwnDevice)) {
     ValueFact Failed = resultOf(Call, DeviceSet::unknown(), ResultDim);
     Failed.AfterMismatch = true;
     return Failed;
