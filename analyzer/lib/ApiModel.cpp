@@ -496,6 +496,18 @@ ApiModel::parseGpuTestSuffix(llvm::StringRef Entry) {
   return std::pair{Suffix.str(), Devices};
 }
 
+std::optional<DeviceKind> ApiModel::deviceKindOfConstant(const Expr &E,
+                                                         const ASTContext &Context) {
+  const auto *Enum = E.getType()->getAs<EnumType>();
+  Expr::EvalResult Result;
+  if (!Enum || E.isValueDependent() || !E.EvaluateAsInt(Result, Context))
+    return std::nullopt;
+  for (const EnumConstantDecl *Enumerator : Enum->getDecl()->enumerators())
+    if (llvm::APSInt::compareValues(Enumerator->getInitVal(), Result.Val.getInt()) == 0)
+      return deviceKindOfEnumerator(Enumerator->getName());
+  return std::nullopt;
+}
+
 unsigned ApiModel::devicesEnsuredByTestName(const FunctionDecl &Function) const {
   // TEST(Suite, Name) defines `Suite_Name_Test::TestBody()`.
   const auto *Method = dyn_cast<CXXMethodDecl>(&Function);

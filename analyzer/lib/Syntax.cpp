@@ -179,6 +179,18 @@ bool isEmptyList(const Expr *E) {
   return Elements && Elements->empty();
 }
 
+const Expr *constructedFrom(const Expr *E) {
+  while (true) {
+    E = E->IgnoreImplicit()->IgnoreParens();
+    const auto *Construct = dyn_cast<CXXConstructExpr>(E);
+    if (!Construct || Construct->getNumArgs() == 0 ||
+        !llvm::all_of(llvm::drop_begin(Construct->arguments()),
+                      [](const Expr *Arg) { return isa<CXXDefaultArgExpr>(Arg); }))
+      return E;
+    E = Construct->getArg(0);
+  }
+}
+
 const Expr *convertedValue(const Expr *E) {
   while (true) {
     E = E->IgnoreImplicit()->IgnoreParens();

@@ -53,6 +53,10 @@ bool isEmptyList(const clang::Expr *E);
 
 // The value a converting constructor wraps: `2.0` in TensorDataContainer(2.0).
 const clang::Expr *convertedValue(const clang::Expr *E);
+// E without implicit nodes, parentheses and constructions from one value
+// whose other arguments are defaults: `"ids"` in `std::string("ids")`,
+// `kCUDA` in `Device(kCUDA, /*index=*/-1)`.
+const clang::Expr *constructedFrom(const clang::Expr *E);
 
 // Whether S is a call of Module::to on `this` (a module moving itself).
 bool isMoveOfThis(const clang::Stmt &S, const ApiModel &Model);

@@ -179,20 +179,7 @@ private:
   // `kCUDA` (an enumerator or a constant holding one), also as the Device
   // it converts to (`Device(kCUDA, -1)`).
   bool isCudaConstant(const Expr *E) const {
-    E = E->IgnoreImplicit()->IgnoreParens();
-    if (const auto *Construct = dyn_cast<CXXConstructExpr>(E);
-        Construct && Construct->getNumArgs() >= 1 &&
-        llvm::all_of(llvm::drop_begin(Construct->arguments()),
-                     [](const Expr *Arg) { return isa<CXXDefaultArgExpr>(Arg); }))
-      E = Construct->getArg(0)->IgnoreParenImpCasts();
-    const auto *Enum = E->getType()->getAs<EnumType>();
-    Expr::EvalResult Value;
-    if (!Enum || E->isValueDependent() || !E->EvaluateAsInt(Value, Context))
-      return false;
-    for (const EnumConstantDecl *Enumerator : Enum->getDecl()->enumerators())
-      if (llvm::APSInt::compareValues(Enumerator->getInitVal(), Value.Val.getInt()) == 0)
-        return ApiModel::deviceKindOfEnumerator(Enumerator->getName()) == DeviceKind::CUDA;
-    return false;
+    return ApiModel::deviceKindOfConstant(*constructedFrom(E), Context) == DeviceKind::CUDA;
   }
 
   // The check E calls, directly or through a variable initialised with it.

@@ -137,8 +137,6 @@ CallersGuard CallerGuards::devicesEnsuredByCallers(const FunctionDecl &Function,
   return Result;
 }
 
-// max() stands for "no call to judge by" (only recursive ones), which the
-// minimum over the other calls ignores.
 bool CallerGuards::passesFalse(const CallSite &Site,
                                llvm::ArrayRef<const ParmVarDecl *> Flags) const {
   llvm::ArrayRef<const Expr *> Args;
@@ -157,6 +155,8 @@ bool CallerGuards::passesFalse(const CallSite &Site,
   });
 }
 
+// max() stands for "no call to judge by" (only recursive ones), which the
+// minimum over the other calls ignores.
 unsigned CallerGuards::ensuredByCallers(const FunctionDecl &Function, unsigned Depth,
                                         const Expr **Weakest,
                                         llvm::ArrayRef<const ParmVarDecl *> Flags) {

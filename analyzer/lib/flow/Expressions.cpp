@@ -77,16 +77,7 @@ AccessStep stepOf(const FieldDecl &Field) {
 // The entry a constant key names (`m["ids"]`, `m.at("ids")`): each entry a
 // program names by its key keeps its own value.
 std::optional<AccessStep> keyStep(const Expr *Key) {
-  while (Key) {
-    Key = Key->IgnoreImplicit()->IgnoreParens();
-    const auto *Construct = dyn_cast<CXXConstructExpr>(Key); // std::string("ids")
-    if (!Construct || Construct->getNumArgs() == 0 ||
-        !llvm::all_of(llvm::drop_begin(Construct->arguments()),
-                      [](const Expr *Arg) { return isa<CXXDefaultArgExpr>(Arg); }))
-      break;
-    Key = Construct->getArg(0);
-  }
-  const auto *Literal = dyn_cast_or_null<StringLiteral>(Key);
+  const auto *Literal = Key ? dyn_cast<StringLiteral>(constructedFrom(Key)) : nullptr;
   if (!Literal || !Literal->isOrdinary())
     return std::nullopt;
   thread_local llvm::StringMap<unsigned> Keys;
@@ -296,20 +287,8 @@ std::optional<std::int64_t> DeviceFlow::integerOf(const Expr *E) const {
 }
 
 ValueFact DeviceFlow::evaluateDeviceTypeConstant(const Expr *E) {
-  Expr::EvalResult Result;
-  const auto *Enum = E->getType()->getAs<EnumType>();
-  if (!Enum || E->isValueDependent() || !E->EvaluateAsInt(Result, Context))
-    return ValueFact::unknown();
-  llvm::APSInt Value = Result.Val.getInt();
-  for (const EnumConstantDecl *Enumerator : Enum->getDecl()->enumerators()) {
-    if (llvm::APSInt::compareValues(Enumerator->getInitVal(), Value) != 0)
-      continue;
-    if (std::optional<DeviceKind> Type =
-            ApiModel::deviceKindOfEnumerator(Enumerator->getName())) {
-      return mentioned(*E, AbstractDevice::ofType(*Type));
-    }
-    return ValueFact::unknown();
-  }
+  if (std::optional<DeviceKind> Type = ApiModel::deviceKindOfConstant(*E, Context))
+    return mentioned(*E, AbstractDevice::ofType(*Type));
   return ValueFact::unknown();
 }
 

@@ -259,6 +259,10 @@ public:
   std::optional<AvailabilityKind> availabilityCheck(const clang::FunctionDecl &Function) const;
   // The device kind an enumerator of a DeviceType enum names (kCUDA, CUDA, ...).
   static std::optional<DeviceKind> deviceKindOfEnumerator(llvm::StringRef Name);
+  // The device kind a constant of a DeviceType enum names (`kCUDA`, an
+  // enumerator or a constant holding one); nullopt for anything else.
+  static std::optional<DeviceKind> deviceKindOfConstant(const clang::Expr &E,
+                                                        const clang::ASTContext &Context);
   // One entry of GpuTestSuffixes (`_CUDA`, `_MultiCUDA=2`): the suffix and
   // its number of GPUs; nullopt when malformed.
   static std::optional<std::pair<std::string, unsigned>> parseGpuTestSuffix(llvm::StringRef Entry);
