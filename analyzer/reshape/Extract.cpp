@@ -59,25 +59,25 @@ std::string parameter(const SiteVariable &Variable, Passing Pass, const std::str
 struct Extracted {
   std::string Body;
   std::string Returns;
-  CharSourceRange Init; ///< valid when a declaration keeps its place
+  CharSourceRange Init; ///< valid when a declaration or return keeps its place
 };
 
 std::optional<Extracted> extractedCode(const Program &P, const Site &S) {
   Extracted Code;
-  if (!S.Declared) {
-    if (isa<DeclStmt>(S.Statement))
+  if (!S.Value) {
+    if (isa<DeclStmt>(S.Statement) || S.Returns)
       return std::nullopt;
     Code.Body = P.text(S.withTrailing());
     Code.Returns = "void";
     return Code;
   }
-  Code.Init = initializerRange(P, S);
+  Code.Init = valueRange(P, S);
   if (Code.Init.isInvalid())
     return std::nullopt;
   Code.Body = "return " + P.text(Code.Init) + ";";
   if (S.Trailing.isValid())
     Code.Body += " " + P.text(S.Trailing);
-  Code.Returns = spell(S.Declared->getType().getNonReferenceType().getUnqualifiedType(), P.context());
+  Code.Returns = spell(S.ValueType, P.context());
   return Code;
 }
 

@@ -92,8 +92,8 @@ public:
     ContinueTargets -= Loop;
     return Result;
   }
-  bool VisitReturnStmt(ReturnStmt *) {
-    if (Lambdas.empty())
+  bool VisitReturnStmt(ReturnStmt *Return) {
+    if (Lambdas.empty() && Return != S.Statement)
       S.Jumps = true;
     return true;
   }
@@ -282,6 +282,20 @@ private:
       if (Var->getInit() && Var->getInitStyle() == VarDecl::CInit && !Var->getType()->isReferenceType() &&
           !isa<InitListExpr>(Var->getInit()->IgnoreImplicit()) && !Var->getInit()->getBeginLoc().isMacroID())
         S.Declared = Var;
+      if (S.Declared) {
+        S.Value = Var->getInit();
+        S.ValueType = Var->getType().getNonReferenceType().getUnqualifiedType();
+      }
+    }
+    if (const auto *Return = dyn_cast<ReturnStmt>(Statement)) {
+      S.Returns = true;
+      QualType Type = Function->getReturnType();
+      if (Return->getRetValue() && !Type->getContainedDeducedType() && !Type->isReferenceType() &&
+          !Type->isVoidType() && !isa<InitListExpr>(Return->getRetValue()->IgnoreImplicit()) &&
+          !Return->getRetValue()->getBeginLoc().isMacroID()) {
+        S.Value = Return->getRetValue();
+        S.ValueType = Type.getUnqualifiedType();
+      }
     }
     SiteScanner Scanner(S, P);
     Scanner.TraverseStmt(const_cast<Stmt *>(Statement));

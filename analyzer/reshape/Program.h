@@ -87,10 +87,16 @@ struct Site {
 
   /// For `T name = init;` (one variable, copy-initialised): the variable.
   const clang::VarDecl *Declared = nullptr;
+  /// The value the statement computes: Declared's initializer, or what a
+  /// `return` gives; and its type. A transform may move the value alone.
+  const clang::Expr *Value = nullptr;
+  clang::QualType ValueType;
+  /// The statement is a return: it cannot be wrapped in a callable.
+  bool Returns = false;
 
   std::vector<SiteVariable> Variables;
   bool UsesThis = false;
-  /// A return, or a break/continue/goto leaving the statement.
+  /// A return inside it, or a break/continue/goto leaving it.
   bool Jumps = false;
   /// A variable whose type a helper outside the function cannot spell.
   bool Unnamable = false;

@@ -20,10 +20,10 @@ const std::vector<Transform> &transforms() {
   return All;
 }
 
-CharSourceRange initializerRange(const Program &P, const Site &S) {
-  if (!S.Declared)
+CharSourceRange valueRange(const Program &P, const Site &S) {
+  if (!S.Value)
     return {};
-  CharSourceRange Init = Lexer::makeFileCharRange(CharSourceRange::getTokenRange(S.Declared->getInit()->getSourceRange()),
+  CharSourceRange Init = Lexer::makeFileCharRange(CharSourceRange::getTokenRange(S.Value->getSourceRange()),
                                                   P.sourceManager(), P.langOptions());
   if (Init.isInvalid())
     return {};
@@ -36,7 +36,7 @@ CharSourceRange initializerRange(const Program &P, const Site &S) {
 }
 
 std::optional<MovableStatement> movable(const Program &P, const Site &S, bool SplitDeclaration) {
-  if (S.Jumps)
+  if (S.Jumps || S.Returns)
     return std::nullopt;
   MovableStatement Moved;
   if (S.Trailing.isValid())
@@ -45,8 +45,10 @@ std::optional<MovableStatement> movable(const Program &P, const Site &S, bool Sp
     Moved.Body = P.text(S.Range);
     return Moved;
   }
-  CharSourceRange Init = initializerRange(P, S);
-  QualType Type = S.Declared ? S.Declared->getType().getUnqualifiedType() : QualType();
+  if (!S.Declared)
+    return std::nullopt;
+  CharSourceRange Init = valueRange(P, S);
+  QualType Type = S.ValueType;
   if (Init.isInvalid() || !isDefaultConstructible(Type) || Type->isArrayType())
     return std::nullopt;
   std::string Name = S.Declared->getNameAsString();

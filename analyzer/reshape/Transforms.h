@@ -39,8 +39,9 @@ struct MovableStatement {
 /// Null when the site's code cannot be moved out of its place (a jump out of
 /// it, or a declaration that cannot be split and Split was asked).
 std::optional<MovableStatement> movable(const Program &P, const Site &S, bool SplitDeclaration);
-/// The initializer of the site's declared variable, as a range of the file;
-/// invalid when a marker sits between the statement's start and it.
-clang::CharSourceRange initializerRange(const Program &P, const Site &S);
+/// The site's value (an initializer, a returned value) as a range of the
+/// file; invalid when there is none or a marker sits between the
+/// statement's start and it.
+clang::CharSourceRange valueRange(const Program &P, const Site &S);
 
 } // namespace placelint::reshape

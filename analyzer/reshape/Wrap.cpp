@@ -49,19 +49,20 @@ Transform wrapper(const char *Name, const char *Summary, Wrapper Around) {
 
 using Parts = std::optional<std::pair<std::string, std::string>>;
 
-/// `[&] { return init; }()` for a declaration, `[&] { stmt }();` otherwise.
+/// `[&] { return value; }()` for a declaration or return, `[&] { stmt }();`
+/// otherwise.
 bool lambdaCalledAtOnce(Edit &E, const std::vector<Site> &Sites) {
   const Program &P = E.program();
   bool Applied = false;
   for (const Site &S : Sites) {
     if (S.Jumps)
       continue;
-    if (S.Declared) {
-      CharSourceRange Init = initializerRange(P, S);
+    if (S.Value) {
+      CharSourceRange Init = valueRange(P, S);
       if (Init.isInvalid())
         continue;
       E.replace(Init, "[&] { return " + P.text(Init) + "; }()");
-    } else if (!isa<DeclStmt>(S.Statement)) {
+    } else if (!isa<DeclStmt>(S.Statement) && !S.Returns) {
       E.insertBefore(S.Range.getBegin(), "[&] { ");
       E.insertAfter(S.Range.getEnd(), " }();");
     } else {
@@ -83,13 +84,13 @@ bool callableCalledLater(Edit &E, const std::vector<Site> &Sites, bool InStruct)
     std::string Indent = P.indentation(S.Range.getBegin());
     std::string Body, Returns = "void";
     CharSourceRange Init;
-    if (S.Declared) {
-      Init = initializerRange(P, S);
+    if (S.Value) {
+      Init = valueRange(P, S);
       if (Init.isInvalid())
         continue;
       Body = "return " + P.text(Init) + ";";
-      Returns = spell(S.Declared->getType().getNonReferenceType().getUnqualifiedType(), P.context());
-    } else if (!isa<DeclStmt>(S.Statement)) {
+      Returns = spell(S.ValueType, P.context());
+    } else if (!isa<DeclStmt>(S.Statement) && !S.Returns) {
       Body = P.text(S.Range);
     } else {
       continue;
@@ -122,18 +123,19 @@ bool callableCalledLater(Edit &E, const std::vector<Site> &Sites, bool InStruct)
   return Applied;
 }
 
-/// `T x = init;` becomes the one result of std::transform over one element.
+/// The value of `T x = init;` or `return value;` becomes the one result of
+/// std::transform over one element.
 bool transformCallback(Edit &E, const std::vector<Site> &Sites) {
   const Program &P = E.program();
   bool Applied = false;
   for (const Site &S : Sites) {
-    if (!S.Declared || S.Jumps)
+    if (!S.Value || S.Jumps)
       continue;
-    CharSourceRange Init = initializerRange(P, S);
+    CharSourceRange Init = valueRange(P, S);
     if (Init.isInvalid())
       continue;
     std::string Indent = P.indentation(S.Range.getBegin());
-    std::string Type = spell(S.Declared->getType().getNonReferenceType().getUnqualifiedType(), P.context());
+    std::string Type = spell(S.ValueType, P.context());
     std::string Input = E.fresh("reshape_inputs"), Output = E.fresh("reshape_outputs");
     std::string Trailing = S.Trailing.isValid() ? " " + P.text(S.Trailing) : "";
     for (const char *Header : {"algorithm", "array", "iterator", "vector"})

@@ -1,0 +1,2 @@
+// A seed that does not compile.
+int main() { return undeclared; }

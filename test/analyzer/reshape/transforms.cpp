@@ -1,0 +1,99 @@
+// placelint-reshape carries each marker to where the finding must now be, and
+// leaves what the program does as it was.
+//
+// RUN: rm -rf %t && %reshape %S/Inputs/standardise.cpp -o %t \
+// RUN:   --transforms extract-ref,extract-below,member-constructor,do-once,if-same,hold-vector,rename,helpers-below \
+// RUN:   -- -std=c++20 %pl_includes | %filecheck %s --check-prefix=SUMMARY
+// SUMMARY: standardise.cpp: 8 variants written, 0 dropped (do not compile), 0 transforms without a site
+//
+// The statement moves into a helper taking its operands by reference; the
+// marker moves with it, and the call keeps the declaration's place.
+// RUN: %filecheck %s --input-file %t/standardise.extract-ref.cpp --check-prefix=EXTRACT
+// EXTRACT:      // placelint-reshape: extract-ref of standardise.cpp
+// EXTRACT:      pl::Tensor reshape_helper0(const pl::Tensor& readings, const pl::Tensor& column_means) {
+// EXTRACT-NEXT:   return readings - column_means; // expect: placement-mixed-device
+// EXTRACT-NEXT: }
+// EXTRACT:      const pl::Tensor centred = reshape_helper0(readings, column_means);{{$}}
+//
+// Below its caller: declared above, defined after.
+// RUN: %filecheck %s --input-file %t/standardise.extract-below.cpp --check-prefix=BELOW
+// BELOW:      pl::Tensor reshape_helper0(const pl::Tensor& readings, const pl::Tensor& column_means);
+// BELOW:      void standardise(
+// BELOW:      pl::Tensor reshape_helper0(const pl::Tensor& readings, const pl::Tensor& column_means) {
+// BELOW-NEXT:   return readings - column_means; // expect: placement-mixed-device
+//
+// A struct holds the operands as fields, set by its constructor.
+// RUN: %filecheck %s --input-file %t/standardise.member-constructor.cpp --check-prefix=MEMBER
+// MEMBER:      struct ReshapeStep0 {
+// MEMBER-NEXT:   pl::Tensor readings;
+// MEMBER-NEXT:   pl::Tensor column_means;
+// MEMBER-NEXT:   ReshapeStep0(pl::Tensor readings_value, pl::Tensor column_means_value) : readings(readings_value), column_means(column_means_value) {}
+// MEMBER-NEXT:   pl::Tensor run() {
+// MEMBER-NEXT:     return readings - column_means; // expect: placement-mixed-device
+// MEMBER:      ReshapeStep0 reshape_step0(readings, column_means);
+// MEMBER-NEXT: const pl::Tensor centred = reshape_step0.run();
+//
+// A declaration is split before it is wrapped: the declaration stays in scope.
+// RUN: %filecheck %s --input-file %t/standardise.do-once.cpp --check-prefix=ONCE
+// ONCE:      pl::Tensor centred;
+// ONCE-NEXT: do { centred = readings - column_means; } while (false); // expect: placement-mixed-device
+//
+// Both branches do the same; the marker stays on the line that holds both.
+// RUN: %filecheck %s --input-file %t/standardise.if-same.cpp --check-prefix=IF
+// IF: if (std::getenv("PLACELINT_RESHAPE_NEVER_SET") != nullptr) { centred = readings - column_means; } else { centred = readings - column_means; } // expect: placement-mixed-device
+//
+// Each tensor operand is read back from a vector filled just before.
+// RUN: %filecheck %s --input-file %t/standardise.hold-vector.cpp --check-prefix=VECTOR
+// VECTOR:      #include <vector>
+// VECTOR:      std::vector<pl::Tensor> reshape_held0{readings};
+// VECTOR-NEXT: std::vector<pl::Tensor> reshape_held1{column_means};
+// VECTOR-NEXT: const pl::Tensor centred = reshape_held0[0] - reshape_held1[0]; // expect: placement-mixed-device
+//
+// Every local and parameter renamed, declarations and uses alike.
+// RUN: %filecheck %s --input-file %t/standardise.rename.cpp --check-prefix=RENAME
+// RENAME: pl::Tensor load_batch(int rows_renamed, int columns_renamed = 4) { return pl::ones({rows_renamed, columns_renamed}); }
+// RENAME: const pl::Tensor centred_renamed = readings_renamed - column_means_renamed; // expect: placement-mixed-device
+//
+// The program's own helper moves below its callers; its default argument
+// stays on the declaration.
+// RUN: %filecheck %s --input-file %t/standardise.helpers-below.cpp --check-prefix=HELPERS
+// HELPERS:     pl::Tensor load_batch(int rows, int columns = 4);
+// HELPERS:     int main()
+// HELPERS:     pl::Tensor load_batch(int rows, int columns) { return pl::ones({rows, columns}); }
+//
+// The manifest lists each variant with the transforms that made it.
+// RUN: %filecheck %s --input-file %t/standardise.reshape.json --check-prefix=MANIFEST
+// MANIFEST: "file": "standardise.do-once.cpp",
+// MANIFEST-NEXT: "transforms": [
+// MANIFEST-NEXT: "do-once"
+//
+// Pairs: the second transform rewrites the first one's variant, where the
+// marker now is (a return is a site too); the header names the chain.
+// RUN: rm -rf %t.pairs && %reshape %S/Inputs/standardise.cpp -o %t.pairs --transforms extract-value,lambda-now --pairs \
+// RUN:   -- -std=c++20 %pl_includes | %filecheck %s --check-prefix=PAIRS
+// PAIRS: standardise.cpp: 4 variants written, 0 dropped
+// RUN: %filecheck %s --input-file %t.pairs/standardise.extract-value+lambda-now.cpp --check-prefix=PAIR
+// PAIR:      // placelint-reshape: extract-value then lambda-now of standardise.cpp
+// PAIR-NOT:  // placelint-reshape:
+// PAIR:      static pl::Tensor reshape_helper0(pl::Tensor readings, pl::Tensor column_means) {
+// PAIR-NEXT:   return [&] { return readings - column_means; }(); // expect: placement-mixed-device
+//
+// A variant that does not compile is dropped and counted, with its error.
+// RUN: rm -rf %t.drop && %reshape %S/Inputs/standardise.cpp -o %t.drop --transforms add-unrelated \
+// RUN:   -- -std=c++20 %pl_includes -Werror=unused-but-set-variable | %filecheck %s --check-prefix=DROP
+// DROP:      standardise.cpp: 0 variants written, 1 dropped (do not compile), 0 transforms without a site
+// DROP-NEXT:   dropped: add-unrelated
+// RUN: %filecheck %s --input-file %t.drop/standardise.reshape.json --check-prefix=DROP-JSON
+// DROP-JSON: "error": "{{[0-9]+}}:{{[0-9]+}}: variable 'reshape_count0' set but not used"
+//
+// A program with no marker and no tensor has no site.
+// RUN: rm -rf %t.none && %reshape %S/Inputs/no_tensors.cpp -o %t.none --transforms do-once,extract-ref \
+// RUN:   -- -std=c++20 | %filecheck %s --check-prefix=NONE
+// NONE: no_tensors.cpp: 0 variants written, 0 dropped (do not compile), 2 transforms without a site
+//
+// Bad input: a seed that does not compile, an unknown transform.
+// RUN: %not %reshape %S/Inputs/broken.cpp -o %t.bad -- -std=c++20 2>&1 | %filecheck %s --check-prefix=BAD-SEED
+// BAD-SEED: error: {{.*}}broken.cpp:2:21: use of undeclared identifier 'undeclared'
+// RUN: %not %reshape %S/Inputs/no_tensors.cpp -o %t.bad --transforms extract-everything -- -std=c++20 2>&1 \
+// RUN:   | %filecheck %s --check-prefix=UNKNOWN
+// UNKNOWN: error: no transform named 'extract-everything' (--list names them)
