@@ -14,13 +14,14 @@ using namespace clang;
 
 namespace {
 
-/// How a holder is declared and read: Declare(E, type, holder, variable)
-/// and Read(holder, variable).
+/// How a holder is declared and read: Declare(E, site, type, holder,
+/// variable) and Read(holder, variable).
 struct Holder {
   const char *Name;
   const char *Summary;
   std::vector<const char *> Headers;
-  std::function<std::string(Edit &, const std::string &, const std::string &, const std::string &)> Declare;
+  std::function<std::string(Edit &, const Site &, const std::string &, const std::string &, const std::string &)>
+      Declare;
   std::function<std::string(const std::string &, const std::string &)> Read;
   /// Reads only: the statement must not change the operand through it.
   bool ReadOnly = false;
@@ -42,7 +43,7 @@ bool hold(Edit &E, const std::vector<Site> &Sites, const Holder &H) {
         continue;
       std::string Type = spell(Variable.Type.getNonReferenceType().getUnqualifiedType(), P.context());
       std::string Name = E.fresh("reshape_held");
-      Declarations += H.Declare(E, Type, Name, Variable.Name) + "\n" + Indent;
+      Declarations += H.Declare(E, S, Type, Name, Variable.Name) + "\n" + Indent;
       E.replaceUses(Variable, H.Read(Name, Variable.Name));
     }
     if (Declarations.empty())
@@ -59,51 +60,57 @@ const std::vector<Holder> &holders() {
   using S = const std::string &;
   static const std::vector<Holder> All = {
       {"hold-vector", "an operand kept in a std::vector and read by index", {"vector"},
-       [](Edit &, S Type, S Name, S Var) { return "std::vector<" + Type + "> " + Name + "{" + Var + "};"; },
+       [](Edit &, const Site &, S Type, S Name, S Var) { return "std::vector<" + Type + "> " + Name + "{" + Var + "};"; },
        [](S Name, S) { return Name + "[0]"; }},
       {"hold-array", "an operand kept in a std::array and read by index", {"array"},
-       [](Edit &, S Type, S Name, S Var) { return "std::array<" + Type + ", 1> " + Name + "{" + Var + "};"; },
+       [](Edit &, const Site &, S Type, S Name, S Var) { return "std::array<" + Type + ", 1> " + Name + "{" + Var + "};"; },
        [](S Name, S) { return Name + "[0]"; }},
       {"hold-map", "an operand kept in a std::map and read by key", {"map", "string"},
-       [](Edit &, S Type, S Name, S Var) {
+       [](Edit &, const Site &, S Type, S Name, S Var) {
          return "std::map<std::string, " + Type + "> " + Name + "{{\"" + Var + "\", " + Var + "}};";
        },
        [](S Name, S Var) { return Name + ".at(\"" + Var + "\")"; }},
       {"hold-unordered-map", "an operand kept in a std::unordered_map and read by key", {"unordered_map", "string"},
-       [](Edit &, S Type, S Name, S Var) {
+       [](Edit &, const Site &, S Type, S Name, S Var) {
          return "std::unordered_map<std::string, " + Type + "> " + Name + "{{\"" + Var + "\", " + Var + "}};";
        },
        [](S Name, S Var) { return Name + ".at(\"" + Var + "\")"; }},
       {"hold-pair", "an operand taken from a std::pair by a structured binding", {"utility"},
-       [](Edit &E, S, S Name, S Var) {
+       [](Edit &E, const Site &, S, S Name, S Var) {
          return "auto [" + Name + ", " + E.fresh("reshape_tag") + "] = std::make_pair(" + Var + ", 0);";
        },
        [](S Name, S) { return Name; }},
       {"hold-tuple", "an operand kept in a std::tuple and read with std::get", {"tuple"},
-       [](Edit &, S Type, S Name, S Var) { return "std::tuple<int, " + Type + "> " + Name + "{0, " + Var + "};"; },
+       [](Edit &, const Site &, S Type, S Name, S Var) { return "std::tuple<int, " + Type + "> " + Name + "{0, " + Var + "};"; },
        [](S Name, S) { return "std::get<1>(" + Name + ")"; }},
       {"hold-optional", "an operand kept in a std::optional", {"optional"},
-       [](Edit &, S Type, S Name, S Var) { return "std::optional<" + Type + "> " + Name + "{" + Var + "};"; },
+       [](Edit &, const Site &, S Type, S Name, S Var) { return "std::optional<" + Type + "> " + Name + "{" + Var + "};"; },
        [](S Name, S) { return Name + ".value()"; }},
       {"hold-shared-ptr", "an operand behind a std::shared_ptr", {"memory"},
-       [](Edit &, S Type, S Name, S Var) {
+       [](Edit &, const Site &, S Type, S Name, S Var) {
          return "auto " + Name + " = std::make_shared<" + Type + ">(" + Var + ");";
        },
        [](S Name, S) { return "(*" + Name + ")"; }},
       {"hold-struct", "an operand kept in a field of a config struct", {},
-       [](Edit &E, S Type, S Name, S Var) {
+       [](Edit &E, const Site &, S Type, S Name, S Var) {
          std::string Struct = E.fresh("ReshapeConfig");
          return "struct " + Struct + " { " + Type + " " + Var + "; } " + Name + "{" + Var + "};";
        },
        [](S Name, S Var) { return Name + "." + Var; }},
+      {"hold-static", "an operand kept in a static member of a struct", {"optional"},
+       [](Edit &E, const Site &Where, S Type, S Name, S Var) {
+         E.before(Where.TopLevel, "struct " + Name + " {\n  static inline std::optional<" + Type + "> value;\n};\n");
+         return Name + "::value = " + Var + ";";
+       },
+       [](S Name, S) { return Name + "::value.value()"; }},
       {"hold-getter", "an operand returned by a function", {},
-       [](Edit &, S, S Name, S Var) { return "auto " + Name + " = [&] { return " + Var + "; };"; },
+       [](Edit &, const Site &, S, S Name, S Var) { return "auto " + Name + " = [&] { return " + Var + "; };"; },
        [](S Name, S) { return Name + "()"; }},
       {"alias-ref", "an operand read through an auto& alias", {},
-       [](Edit &, S, S Name, S Var) { return "auto &" + Name + " = " + Var + ";"; },
+       [](Edit &, const Site &, S, S Name, S Var) { return "auto &" + Name + " = " + Var + ";"; },
        [](S Name, S) { return Name; }},
       {"alias-const-ref", "an operand read through a const auto& alias", {},
-       [](Edit &, S, S Name, S Var) { return "const auto &" + Name + " = " + Var + ";"; },
+       [](Edit &, const Site &, S, S Name, S Var) { return "const auto &" + Name + " = " + Var + ";"; },
        [](S Name, S) { return Name; },
        /*ReadOnly=*/true},
   };
