@@ -177,7 +177,8 @@ def main() -> int:
     parser.add_argument("--build", required=True, help="the build tree (bin/placelint-reshape, the plugin)")
     parser.add_argument("--set", action="append", choices=("pl", "examples", "corpus"), dest="sets",
                         help="seed sets (default: pl and examples)")
-    parser.add_argument("--flags", help="compile flags for the SEEDs given by name (default: the pl set's)")
+    parser.add_argument("--flags", help="compile flags for the SEEDs given by name (default: those of the set "
+                                         "that holds the seed, else the pl set's)")
     parser.add_argument("--sample", type=int, default=0,
                         help="only this many seeds of each set, spread evenly over it by name")
     parser.add_argument("--transforms", help="comma-separated transforms (default: all)")
@@ -210,9 +211,10 @@ def main() -> int:
 
     sets = seed_sets(options.build, options.torch_include)
     jobs: List[Tuple[str, List[str]]] = []
-    if options.seeds:
-        flags = options.flags.split() if options.flags else sets["pl"][1]
-        jobs = [(os.path.abspath(s), flags) for s in options.seeds]
+    for seed in options.seeds:
+        path = os.path.abspath(seed)
+        owner = next((name for name, (sources, _) in sets.items() if path in sources), "pl")
+        jobs.append((path, options.flags.split() if options.flags else sets[owner][1]))
     for name in options.sets or ([] if options.seeds else ["pl", "examples"]):
         sources, flags = sets[name]
         if options.sample and len(sources) > options.sample:
