@@ -70,6 +70,20 @@ TEST_F(MixedDevice, MatmulMmCatStack) {
                        mismatch("stack", "tensors[0]", "cpu", "tensors[1]", "sim:1"));
 }
 
+// ops.def's SameDeviceStrict ops admit no cpu scalar: PyTorch's cat checks
+// every input's device, and its CUDA equal compares the two devices first.
+TEST_F(MixedDevice, CatStackAndEqualAdmitNoCpuScalar) {
+  const pl::Tensor scalar = pl::tensor(2.0);
+  const pl::Tensor sim_scalar = pl::tensor(2.0, Device("sim:0"));
+  EXPECT_THROW_MESSAGE(pl::cat({sim0, scalar}), DeviceMismatchError,
+                       mismatch("cat", "tensors[0]", "sim:0", "tensors[1]", "cpu"));
+  EXPECT_THROW_MESSAGE(pl::stack({sim_scalar, scalar}), DeviceMismatchError,
+                       mismatch("stack", "tensors[0]", "sim:0", "tensors[1]", "cpu"));
+  EXPECT_THROW_MESSAGE(sim_scalar.equal(scalar), DeviceMismatchError,
+                       mismatch("equal", "self", "sim:0", "other", "cpu"));
+  EXPECT_TRUE(sim_scalar.allclose(scalar)) << "allclose computes as TensorIterator ops do";
+}
+
 TEST_F(MixedDevice, DevicesAreCheckedBeforeShapesAndDtypes) {
   const pl::Tensor wrong_shape = pl::ones({3}, Device("sim:0"));
   EXPECT_THROW(wrong_shape + cpu, DeviceMismatchError);

@@ -1,14 +1,16 @@
 // The op catalogue, <placelint/ops.def>, against the runtime's API: every
 // name it lists is declared by <pl/pl.h> (a using-declaration of a name that
 // does not exist does not compile), every operator it lists computes its op,
-// and the runtime's tables follow the catalogue.
+// and the elementwise ops follow their DTypes column.
 #include <gtest/gtest.h>
 
-#include <cstring>
+#include <functional>
+#include <string>
 
 #include <pl/pl.h>
 
 #include "core/op_catalogue.h"
+#include "test_support.h"
 
 // PL_WHEN(x)(tokens...): the tokens when x is not empty, nothing when it is.
 #define PL_CAT(a, b) PL_CAT_I(a, b)
@@ -94,23 +96,46 @@ TEST(OpCatalogue, FreeFunctionsAndInPlaceFormsComputeTheMethod) {
 #include <placelint/ops.def>
 }
 
-// The runtime's per-op tables are indexed by the kernels' enums, which the
-// catalogue generates in the same order.
-TEST(OpCatalogue, ElementwiseTablesFollowTheCatalogue) {
-  using pl::backend::BinaryOp;
-  using pl::backend::UnaryOp;
-#define PL_EXPECT_TABLES(Op, Name, Method, InPlace, Backward)                                      \
-  EXPECT_STREQ(pl::ops::info(Op::Name).name, #Method);                                             \
-  EXPECT_STREQ(pl::ops::info(Op::Name).in_place, #InPlace);                                        \
-  EXPECT_STREQ(pl::ops::info(Op::Name).backward, Backward);                                        \
-  EXPECT_STREQ(pl::ops::names(pl::ops::OpId::Name).name, #Method);
+// An elementwise op runs on the element types its DTypes column admits: a
+// bool operand of a NotBool op is refused with its bool_error, named by the
+// method or, in place, by the in-place method; a Floating op computes
+// integers and bools as floats; the others keep their operands' type.
+void expect_dtypes_followed(const char *method, const char *in_place, pl::ops::DTypes dtypes,
+                            const char *bool_error,
+                            const std::function<pl::Tensor(const pl::Tensor &)> &op,
+                            const std::function<void(const pl::Tensor &)> &op_in_place) {
+  SCOPED_TRACE(method);
+  const pl::Tensor flags = pl::ones({2}, pl::kBool);
+  const pl::Tensor counts = pl::ones({2}, pl::kLong);
+  switch (dtypes) {
+  case pl::ops::DTypes::NotBool:
+    EXPECT_THROW_MESSAGE(op(flags), pl::DTypeError, std::string(method) + ": " + bool_error);
+    EXPECT_THROW_MESSAGE(op_in_place(flags.clone()), pl::DTypeError,
+                         std::string(in_place) + ": " + bool_error);
+    EXPECT_EQ(op(counts).dtype(), pl::kLong);
+    break;
+  case pl::ops::DTypes::Floating:
+    EXPECT_EQ(op(counts).dtype(), pl::kDefaultFloat);
+    EXPECT_EQ(op(flags).dtype(), pl::kDefaultFloat);
+    break;
+  case pl::ops::DTypes::All:
+    EXPECT_EQ(op(flags).dtype(), pl::kBool);
+    EXPECT_EQ(op(counts).dtype(), pl::kLong);
+    break;
+  }
+}
+
+TEST(OpCatalogue, ElementwiseOpsRunOnTheDTypesTheirLineAdmits) {
 #define PL_UNARY_OP(Name, Kind, Method, Function, InPlace, Operator, Devices, Result, Rank,        \
-                    Backward, ...)                                                                 \
-  PL_EXPECT_TABLES(UnaryOp, Name, Method, InPlace, Backward)
+                    Backward, Dtypes, Saves, BoolError)                                            \
+  expect_dtypes_followed(                                                                          \
+      #Method, #InPlace, pl::ops::DTypes::Dtypes, BoolError,                                       \
+      [](const pl::Tensor &t) { return t.Method(); }, [](const pl::Tensor &t) { t.InPlace(); });
 #define PL_BINARY_OP(Name, Kind, Method, Function, InPlace, Operator, Devices, Result, Rank,       \
-                     Backward, ...)                                                                \
-  PL_EXPECT_TABLES(BinaryOp, Name, Method, InPlace, Backward)
-#define PL_BINARY_KERNEL(Name, OpName, ...) EXPECT_STREQ(pl::ops::info(BinaryOp::Name).name, #OpName);
+                     Backward, Dtypes, BoolError)                                                  \
+  expect_dtypes_followed(                                                                          \
+      #Method, #InPlace, pl::ops::DTypes::Dtypes, BoolError,                                       \
+      [](const pl::Tensor &t) { return t.Method(t); }, [](const pl::Tensor &t) { t.InPlace(t); });
 #include <placelint/ops.def>
 }
 

@@ -47,9 +47,14 @@ void undefined_operand_error(std::string_view op, std::string_view name) {
   fail<Error>(op, ": '", name, "' is an undefined tensor");
 }
 
-Device mixed_common_device(std::string_view op, ArrayRef<NamedTensor> operands, int self_index) {
+Device mixed_common_device(ops::OpId op, ArrayRef<NamedTensor> operands, bool in_place) {
+  const ops::Devices rule = ops::devices(op);
+  PL_ASSERT(rule == ops::Devices::SameDevice || rule == ops::Devices::SameDeviceStrict);
+  // PyTorch's TensorIterator rule (SameDevice): a 0-dim cpu input follows
+  // the other operands.
   const auto is_allowed_scalar = [&](const NamedTensor &operand, int position) {
-    return position != self_index && is_cpu_scalar(*operand.tensor->impl());
+    return rule == ops::Devices::SameDevice && !(in_place && position == 0) &&
+           is_cpu_scalar(*operand.tensor->impl());
   };
   // The anchor is the first operand that fixes the device: not a cpu scalar
   // input (those may join any device).
@@ -72,7 +77,8 @@ Device mixed_common_device(std::string_view op, ArrayRef<NamedTensor> operands, 
       scalar_used = true;
       continue;
     }
-    mixed_device_error(op, anchor->name, device, operand.name, operand.tensor->impl()->device);
+    mixed_device_error(ops::name(op, in_place), anchor->name, device, operand.name,
+                       operand.tensor->impl()->device);
   }
   return device;
 }

@@ -37,7 +37,7 @@ void check_in_place_cast(std::string_view name, ScalarType result, ScalarType se
 
 Tensor binary_out_of_place(BinaryOp op, const Tensor &self, const Tensor &other) {
   const char *name = op_name(op, false);
-  const Device device = detail::common_device(name, {{"self", &self}, {"other", &other}});
+  const Device device = detail::common_device(ops::id(op), {{"self", &self}, {"other", &other}});
   const TensorImpl &a = *self.impl();
   const TensorImpl &b = *other.impl();
   detail::ResultTypeState promotion;
@@ -86,7 +86,7 @@ Tensor binary_with_scalar(BinaryOp op, const Tensor &self, const Scalar &other,
 Tensor &binary_in_place(BinaryOp op, const Tensor &self, const Tensor &other) {
   const char *name = op_name(op, true);
   const Device device =
-      detail::common_device(name, {{"self", &self}, {"other", &other}}, /*self_index=*/0);
+      detail::common_device(ops::id(op), {{"self", &self}, {"other", &other}}, /*in_place=*/true);
   const TensorImpl &a = *self.impl();
   const TensorImpl &b = *other.impl();
   detail::ResultTypeState promotion;

@@ -11,6 +11,7 @@
 #include <pl/tensor.h>
 
 #include "core/backend.h"
+#include "core/op_catalogue.h"
 
 namespace pl::detail {
 
@@ -72,27 +73,27 @@ inline void guard_host_read(std::string_view op, const StorageImpl &storage,
 
 [[noreturn, gnu::cold]] void undefined_operand_error(std::string_view op, std::string_view name);
 // The slow path of common_device: operands on more than one device.
-[[gnu::cold]] Device mixed_common_device(std::string_view op, ArrayRef<NamedTensor> operands,
-                                         int self_index);
+[[gnu::cold]] Device mixed_common_device(ops::OpId op, ArrayRef<NamedTensor> operands,
+                                         bool in_place);
 
-// The device an op on these operands runs on: all on one device, except that
-// one 0-dim cpu tensor may join an op on another device (never the
-// operand at `self_index`, the output of an in-place op; -1 for none).
-// Throws DeviceMismatchError naming the op, both operands and both devices.
-// Inline: the common case is one comparison per operand.
-inline Device common_device(std::string_view op, ArrayRef<NamedTensor> operands,
-                            int self_index = -1) {
+// The device op runs on, by its Devices column in ops.def: all operands on
+// one device, except that for a SameDevice op one 0-dim cpu tensor may join
+// as an input (never as the first operand of the in-place form, its
+// output). Throws DeviceMismatchError naming the op (its in-place method
+// for the in-place form), both operands and both devices. Inline: the
+// common case is one comparison per operand.
+inline Device common_device(ops::OpId op, ArrayRef<NamedTensor> operands, bool in_place = false) {
   PL_ASSERT(!operands.empty());
   const TensorImpl *first = nullptr;
   bool same = true;
   for (const NamedTensor &operand : operands) {
     const TensorImpl *impl = operand.tensor->impl().get();
     if (impl == nullptr) [[unlikely]]
-      undefined_operand_error(op, operand.name);
+      undefined_operand_error(ops::name(op, in_place), operand.name);
     // Being an operand is a use, even of an op that then fails (as the
     // analyzer sees it): the tensor is no longer fresh from its factory.
     impl->storage->mark_used();
-    guard_host_read(op, *impl->storage);
+    guard_host_read(ops::name(op, in_place), *impl->storage);
     if (first == nullptr)
       first = impl;
     else if (impl->device != first->device)
@@ -100,7 +101,7 @@ inline Device common_device(std::string_view op, ArrayRef<NamedTensor> operands,
   }
   if (same) [[likely]]
     return first->device;
-  return mixed_common_device(op, operands, self_index);
+  return mixed_common_device(op, operands, in_place);
 }
 
 // ---- tensors -------------------------------------------------------------------

@@ -10,8 +10,8 @@ namespace pl {
 namespace {
 
 // The device of a non-empty tensor list, the operands named tensors[i].
-Device list_device(std::string_view op, TensorList tensors) {
-  PL_CHECK(!tensors.empty(), ShapeError, op, ": expected a non-empty list of tensors");
+Device list_device(ops::OpId op, TensorList tensors) {
+  PL_CHECK(!tensors.empty(), ShapeError, ops::name(op), ": expected a non-empty list of tensors");
   std::vector<std::string> names;
   names.reserve(tensors.size());
   for (std::size_t i = 0; i < tensors.size(); ++i)
@@ -25,19 +25,20 @@ Device list_device(std::string_view op, TensorList tensors) {
 } // namespace
 
 Tensor cat(TensorList tensors, std::int64_t dim) {
-  const Device device = list_device("cat", tensors);
+  const char *op = ops::name(ops::OpId::Cat);
+  const Device device = list_device(ops::OpId::Cat, tensors);
 
   const TensorImpl &first = *tensors[0].impl();
   detail::ResultTypeState promotion;
   for (std::size_t i = 0; i < tensors.size(); ++i) {
     const TensorImpl &impl = *tensors[i].impl();
-    PL_CHECK(!impl.sizes.empty(), ShapeError, "cat: zero-dimensional tensor (at position ", i,
+    PL_CHECK(!impl.sizes.empty(), ShapeError, op, ": zero-dimensional tensor (at position ", i,
              ") cannot be concatenated");
     // All operands are dimensioned, so each counts the same in promotion.
     promotion.add(impl);
   }
   const auto ndim = static_cast<std::int64_t>(first.sizes.size());
-  const auto d = static_cast<std::size_t>(detail::wrap_dim("cat", dim, ndim));
+  const auto d = static_cast<std::size_t>(detail::wrap_dim(op, dim, ndim));
   DimVector sizes = first.sizes;
   sizes[d] = 0;
   for (std::size_t i = 0; i < tensors.size(); ++i) {
@@ -45,7 +46,7 @@ Tensor cat(TensorList tensors, std::int64_t dim) {
     bool compatible = impl.sizes.size() == first.sizes.size();
     for (std::size_t k = 0; compatible && k < impl.sizes.size(); ++k)
       compatible = k == d || impl.sizes[k] == first.sizes[k];
-    PL_CHECK(compatible, ShapeError, "cat: sizes of tensors must match except in dimension ", d,
+    PL_CHECK(compatible, ShapeError, op, ": sizes of tensors must match except in dimension ", d,
              ", but tensors[0] has sizes ", first.sizes, " and tensors[", i, "] has sizes ",
              impl.sizes);
     sizes[d] += impl.sizes[d];
@@ -67,15 +68,16 @@ Tensor cat(TensorList tensors, std::int64_t dim) {
 }
 
 Tensor stack(TensorList tensors, std::int64_t dim) {
-  list_device("stack", tensors);
+  const char *op = ops::name(ops::OpId::Stack);
+  list_device(ops::OpId::Stack, tensors);
   const IntArrayRef first = tensors[0].sizes();
   for (std::size_t i = 1; i < tensors.size(); ++i)
-    PL_CHECK(tensors[i].sizes() == first, ShapeError,
-             "stack: expects each tensor to be equal size, but got ", first, " at entry 0 and ",
+    PL_CHECK(tensors[i].sizes() == first, ShapeError, op,
+             ": expects each tensor to be equal size, but got ", first, " at entry 0 and ",
              tensors[i].sizes(), " at entry ", i);
   const auto ndim = static_cast<std::int64_t>(first.size());
-  PL_CHECK(dim >= -(ndim + 1) && dim <= ndim, IndexError,
-           "stack: dimension out of range (expected to be in range of [", -(ndim + 1), ", ", ndim,
+  PL_CHECK(dim >= -(ndim + 1) && dim <= ndim, IndexError, op,
+           ": dimension out of range (expected to be in range of [", -(ndim + 1), ", ", ndim,
            "], but got ", dim, ")");
   std::vector<Tensor> expanded;
   expanded.reserve(tensors.size());

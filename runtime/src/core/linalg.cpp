@@ -127,46 +127,50 @@ Tensor matmul_checked(std::string_view op, const Tensor &self, const Tensor &oth
 } // namespace
 
 Tensor Tensor::mm(const Tensor &mat2) const {
-  detail::common_device("mm", {{"self", this}, {"mat2", &mat2}});
+  const char *op = ops::name(ops::OpId::Mm);
+  detail::common_device(ops::OpId::Mm, {{"self", this}, {"mat2", &mat2}});
   const TensorImpl &a = *impl_;
   const TensorImpl &b = *mat2.impl();
-  PL_CHECK(a.sizes.size() == 2 && b.sizes.size() == 2, ShapeError,
-           "mm: expected two matrices, but got ", a.sizes.size(), "D and ", b.sizes.size(), "D");
-  check_gemm_dtypes("mm", "self", a, "mat2", b);
-  Tensor out = matmul_checked("mm", *this, mat2);
+  PL_CHECK(a.sizes.size() == 2 && b.sizes.size() == 2, ShapeError, op,
+           ": expected two matrices, but got ", a.sizes.size(), "D and ", b.sizes.size(), "D");
+  check_gemm_dtypes(op, "self", a, "mat2", b);
+  Tensor out = matmul_checked(op, *this, mat2);
   if (detail::is_tracked(*this, mat2)) [[unlikely]]
     detail::autograd_hooks().record_matmul(out, *this, mat2);
   return out;
 }
 
 Tensor Tensor::matmul(const Tensor &other) const {
-  detail::common_device("matmul", {{"self", this}, {"other", &other}});
-  check_gemm_dtypes("matmul", "self", *impl_, "other", *other.impl());
-  Tensor out = matmul_checked("matmul", *this, other);
+  const char *op = ops::name(ops::OpId::Matmul);
+  detail::common_device(ops::OpId::Matmul, {{"self", this}, {"other", &other}});
+  check_gemm_dtypes(op, "self", *impl_, "other", *other.impl());
+  Tensor out = matmul_checked(op, *this, other);
   if (detail::is_tracked(*this, other)) [[unlikely]]
     detail::autograd_hooks().record_matmul(out, *this, other);
   return out;
 }
 
 Tensor linear(const Tensor &input, const Tensor &weight, const Tensor &bias) {
+  const char *op = ops::name(ops::OpId::Linear);
   if (bias.defined())
-    detail::common_device("linear", {{"input", &input}, {"weight", &weight}, {"bias", &bias}});
+    detail::common_device(ops::OpId::Linear,
+                          {{"input", &input}, {"weight", &weight}, {"bias", &bias}});
   else
-    detail::common_device("linear", {{"input", &input}, {"weight", &weight}});
+    detail::common_device(ops::OpId::Linear, {{"input", &input}, {"weight", &weight}});
   const TensorImpl &x = *input.impl();
   const TensorImpl &w = *weight.impl();
-  PL_CHECK(w.sizes.size() == 2, ShapeError, "linear: 'weight' must be a matrix, but has sizes ",
+  PL_CHECK(w.sizes.size() == 2, ShapeError, op, ": 'weight' must be a matrix, but has sizes ",
            w.sizes);
-  PL_CHECK(!x.sizes.empty() && x.sizes.back() == w.sizes[1], ShapeError,
-           "linear: 'input' of sizes ", x.sizes, " does not have the ", w.sizes[1],
-           " features 'weight' (sizes ", w.sizes, ") expects in its last dimension");
-  check_gemm_dtypes("linear", "input", x, "weight", w);
-  Tensor out = matmul_checked("linear", input, weight.t());
+  PL_CHECK(!x.sizes.empty() && x.sizes.back() == w.sizes[1], ShapeError, op, ": 'input' of sizes ",
+           x.sizes, " does not have the ", w.sizes[1], " features 'weight' (sizes ", w.sizes,
+           ") expects in its last dimension");
+  check_gemm_dtypes(op, "input", x, "weight", w);
+  Tensor out = matmul_checked(op, input, weight.t());
   if (bias.defined()) {
     const TensorImpl &b = *bias.impl();
-    PL_CHECK(b.sizes.size() == 1 && b.sizes[0] == w.sizes[0], ShapeError,
-             "linear: 'bias' must have sizes [", w.sizes[0], "], but has ", b.sizes);
-    PL_CHECK(b.dtype == w.dtype, DTypeError, "linear: expected 'bias' of dtype ", w.dtype,
+    PL_CHECK(b.sizes.size() == 1 && b.sizes[0] == w.sizes[0], ShapeError, op,
+             ": 'bias' must have sizes [", w.sizes[0], "], but has ", b.sizes);
+    PL_CHECK(b.dtype == w.dtype, DTypeError, op, ": expected 'bias' of dtype ", w.dtype,
              ", but got ", b.dtype);
     // The bias joins the product inside linear's own node.
     detail::add_in_place_untracked(out, bias);

@@ -1,8 +1,8 @@
 // The runtime's view of the op catalogue, <placelint/ops.def> (its header
 // says what each field means): op ids, the names users write, the backward
-// node names, and for the elementwise ops the element types their kernels
-// run on and what their backward formulas save. Plain data, so that the
-// CUDA sources can include it too.
+// node names, where each op's operands must be, and for the elementwise ops
+// the element types their kernels run on and what their backward formulas
+// save. Plain data, so that the CUDA sources can include it too.
 #pragma once
 
 #include <cstddef>
@@ -33,7 +33,22 @@ inline constexpr OpNames kOpNames[] = {
 };
 
 constexpr const OpNames &names(OpId op) { return kOpNames[static_cast<std::size_t>(op)]; }
+// The name in messages: the in-place method's for the in-place form.
+constexpr const char *name(OpId op, bool in_place = false) {
+  return in_place ? names(op).in_place : names(op).name;
+}
 constexpr const char *backward_name(OpId op) { return names(op).backward; }
+
+// Where an op's tensor operands must be (ops.def's Devices).
+enum class Devices : std::uint8_t { SameDevice, SameDeviceStrict, OneTensor, NoTensor, AnyDevice };
+
+inline constexpr Devices kOpDevices[] = {
+#define PL_OP(Name, Kind, Method, Function, InPlace, Operator, DevicesRule, ...)                    \
+  Devices::DevicesRule,
+#include <placelint/ops.def>
+};
+
+constexpr Devices devices(OpId op) { return kOpDevices[static_cast<std::size_t>(op)]; }
 
 // The element types an elementwise kernel runs on (ops.def's DTypes).
 enum class DTypes : std::uint8_t { All, NotBool, Floating };
@@ -77,6 +92,32 @@ inline constexpr ElementwiseOp kBinaryOps[] = {
   {#OpName, "", DTypes::Dtypes, "", Saves::Nothing, ""},
 #include <placelint/ops.def>
 };
+
+// The op of a binary kernel that the API exposes: the BinaryOps before the
+// PL_BINARY_KERNEL entries (which no API exposes, so they come last).
+inline constexpr OpId kBinaryOpIds[] = {
+#define PL_BINARY_OP(Name, ...) OpId::Name,
+#include <placelint/ops.def>
+};
+
+inline constexpr bool kIsBinaryKernel[] = {
+#define PL_BINARY_OP(...) false,
+#define PL_BINARY_KERNEL(...) true,
+#include <placelint/ops.def>
+};
+constexpr bool binary_kernels_come_last() {
+  bool kernel_seen = false;
+  for (const bool is_kernel : kIsBinaryKernel) {
+    if (kernel_seen && !is_kernel)
+      return false;
+    kernel_seen = is_kernel;
+  }
+  return true;
+}
+static_assert(binary_kernels_come_last(),
+              "ops.def: the PL_BINARY_KERNEL entries come after every PL_BINARY_OP");
+
+constexpr OpId id(backend::BinaryOp op) { return kBinaryOpIds[static_cast<std::size_t>(op)]; }
 
 constexpr const ElementwiseOp &info(backend::UnaryOp op) {
   return kUnaryOps[static_cast<std::size_t>(op)];

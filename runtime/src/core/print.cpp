@@ -143,7 +143,7 @@ std::ostream &operator<<(std::ostream &os, const Tensor &tensor) {
 }
 
 bool Tensor::equal(const Tensor &other) const {
-  detail::common_device("equal", {{"self", this}, {"other", &other}});
+  detail::common_device(ops::OpId::Equal, {{"self", this}, {"other", &other}});
   if (sizes() != other.sizes())
     return false;
   if (!is_floating_point() && !other.is_floating_point()) {
@@ -157,10 +157,11 @@ bool Tensor::equal(const Tensor &other) const {
 }
 
 bool Tensor::allclose(const Tensor &other, double rtol, double atol) const {
-  detail::common_device("allclose", {{"self", this}, {"other", &other}});
-  const auto sizes = detail::broadcast_sizes("allclose", this->sizes(), other.sizes());
+  detail::common_device(ops::OpId::Allclose, {{"self", this}, {"other", &other}});
+  const char *op = ops::name(ops::OpId::Allclose);
+  const auto sizes = detail::broadcast_sizes(op, this->sizes(), other.sizes());
   PL_CHECK(IntArrayRef(sizes) == this->sizes() && IntArrayRef(sizes) == other.sizes(), ShapeError,
-           "allclose: sizes ", this->sizes(), " and ", other.sizes(), " differ");
+           op, ": sizes ", this->sizes(), " and ", other.sizes(), " differ");
   const auto x = host_values(*this);
   const auto y = host_values(other);
   for (std::size_t i = 0; i < x.size(); ++i) {

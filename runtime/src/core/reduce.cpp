@@ -72,9 +72,10 @@ Tensor reduce_one_dim(std::string_view op, ReduceOp kind, const Tensor &self, st
 } // namespace
 
 Tensor Tensor::sum(IntArrayRef dims, bool keepdim) const {
+  const char *op = ops::name(ops::OpId::Sum);
   const TensorImpl &impl = impl_ref();
   const ScalarType dtype = is_floating_type(impl.dtype) ? impl.dtype : ScalarType::Long;
-  const ReductionPlan plan = plan_reduction("sum", impl, dims, keepdim);
+  const ReductionPlan plan = plan_reduction(op, impl, dims, keepdim);
   Tensor out = run_reduction(ReduceOp::Sum, detail::cast(*this, dtype), plan, dtype);
   if (detail::is_tracked(*this)) [[unlikely]]
     detail::autograd_hooks().record_sum(out, *this, dims);
@@ -82,11 +83,12 @@ Tensor Tensor::sum(IntArrayRef dims, bool keepdim) const {
 }
 
 Tensor Tensor::mean(IntArrayRef dims, bool keepdim) const {
+  const char *op = ops::name(ops::OpId::Mean);
   const TensorImpl &impl = impl_ref();
   PL_CHECK(is_floating_type(impl.dtype), DTypeError,
-           "mean: could not infer output dtype; the input dtype must be Float or Double, but got ",
+           op, ": could not infer output dtype; the input dtype must be Float or Double, but got ",
            impl.dtype);
-  const ReductionPlan plan = plan_reduction("mean", impl, dims, keepdim);
+  const ReductionPlan plan = plan_reduction(op, impl, dims, keepdim);
   Tensor out = run_reduction(ReduceOp::Mean, *this, plan, impl.dtype);
   if (detail::is_tracked(*this)) [[unlikely]]
     detail::autograd_hooks().record_mean(out, *this, dims);
@@ -94,10 +96,12 @@ Tensor Tensor::mean(IntArrayRef dims, bool keepdim) const {
 }
 
 Tensor Tensor::max() const {
+  const char *op = ops::name(ops::OpId::Max);
   const TensorImpl &impl = impl_ref();
   PL_CHECK(impl.numel > 0, ShapeError,
-           "max: expected a non-empty tensor; specify the reduction dim with max(dim)");
-  const ReductionPlan plan = plan_reduction("max", impl, {}, false);
+           op, ": expected a non-empty tensor; specify the reduction dim with ", op,
+           "(dim)");
+  const ReductionPlan plan = plan_reduction(op, impl, {}, false);
   Tensor out = run_reduction(ReduceOp::Max, *this, plan, impl.dtype);
   if (detail::is_tracked(*this)) [[unlikely]]
     detail::autograd_hooks().record_max(out, *this);
@@ -105,23 +109,26 @@ Tensor Tensor::max() const {
 }
 
 std::tuple<Tensor, Tensor> Tensor::max(std::int64_t dim, bool keepdim) const {
+  const char *op = ops::name(ops::OpId::Max);
   const TensorImpl &impl = impl_ref();
-  Tensor values = reduce_one_dim("max", ReduceOp::Max, *this, dim, keepdim, impl.dtype);
-  Tensor indices = reduce_one_dim("max", ReduceOp::ArgMax, *this, dim, keepdim, ScalarType::Long);
+  Tensor values = reduce_one_dim(op, ReduceOp::Max, *this, dim, keepdim, impl.dtype);
+  Tensor indices = reduce_one_dim(op, ReduceOp::ArgMax, *this, dim, keepdim, ScalarType::Long);
   if (detail::is_tracked(*this)) [[unlikely]]
     detail::autograd_hooks().record_max_dim(values, indices, *this, dim);
   return {std::move(values), std::move(indices)};
 }
 
 Tensor Tensor::argmax(std::optional<std::int64_t> dim, bool keepdim) const {
+  const char *op = ops::name(ops::OpId::ArgMax);
   const TensorImpl &impl = impl_ref();
   if (dim)
-    return reduce_one_dim("argmax", ReduceOp::ArgMax, *this, *dim, keepdim, ScalarType::Long);
+    return reduce_one_dim(op, ReduceOp::ArgMax, *this, *dim, keepdim, ScalarType::Long);
   PL_CHECK(impl.numel > 0, ShapeError,
-           "argmax: expected a non-empty tensor; specify the reduction dim with argmax(dim)");
+           op, ": expected a non-empty tensor; specify the reduction dim with ", op,
+           "(dim)");
   // Over all elements: the index into the flattened tensor.
   Tensor index =
-      reduce_one_dim("argmax", ReduceOp::ArgMax, reshape({-1}), 0, false, ScalarType::Long);
+      reduce_one_dim(op, ReduceOp::ArgMax, reshape({-1}), 0, false, ScalarType::Long);
   if (!keepdim)
     return index;
   return index.reshape(std::vector<std::int64_t>(impl.sizes.size(), 1));

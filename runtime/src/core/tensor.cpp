@@ -264,14 +264,15 @@ void *Tensor::typed_data_ptr(ScalarType expected, SourceLocation loc) const {
 }
 
 void Tensor::read_item(void *dst, ScalarType as, SourceLocation loc) const {
+  const char *op = ops::name(ops::OpId::Item);
   const TensorImpl &impl = impl_ref();
-  PL_CHECK(impl.numel == 1, ShapeError, "item: a tensor with ", impl.numel,
+  PL_CHECK(impl.numel == 1, ShapeError, op, ": a tensor with ", impl.numel,
            " elements cannot be converted to a scalar (sizes ", impl.sizes, ")");
   Tensor host = *this;
   if (impl.device.is_cpu()) {
-    detail::guard_host_read("item", *impl.storage, loc);
+    detail::guard_host_read(op, *impl.storage, loc);
   } else {
-    detail::guard_transfer("item", impl, Device(kCPU), impl.dtype, loc);
+    detail::guard_transfer(op, impl, Device(kCPU), impl.dtype, loc);
     // One element, copied on its own.
     host = detail::make_tensor({}, impl.dtype, Device(kCPU));
     detail::backend_of(impl.device)
@@ -303,11 +304,12 @@ Scalar Tensor::item(SourceLocation loc) const {
 }
 
 Tensor Tensor::to(TensorOptions options, bool non_blocking, bool copy, SourceLocation loc) const {
+  const char *op = ops::name(ops::OpId::To);
   const TensorImpl &impl = impl_ref();
   const Device target =
       options.has_device() ? detail::resolve_device(*options.device_opt(), loc) : impl.device;
   return detail::converted(*this,
-                           detail::convert("to", *this, target,
+                           detail::convert(op, *this, target,
                                            options.dtype_opt().value_or(impl.dtype), non_blocking,
                                            copy, loc),
                            loc);
@@ -315,47 +317,53 @@ Tensor Tensor::to(TensorOptions options, bool non_blocking, bool copy, SourceLoc
 
 Tensor Tensor::to(Device device, ScalarType dtype, bool non_blocking, bool copy,
                   SourceLocation loc) const {
+  const char *op = ops::name(ops::OpId::To);
   impl_ref();
   return detail::converted(*this,
-                           detail::convert("to", *this, detail::resolve_device(device, loc), dtype,
+                           detail::convert(op, *this, detail::resolve_device(device, loc), dtype,
                                            non_blocking, copy, loc),
                            loc);
 }
 
 Tensor Tensor::to(ScalarType dtype, bool non_blocking, bool copy, SourceLocation loc) const {
+  const char *op = ops::name(ops::OpId::To);
   return detail::converted(
-      *this, detail::convert("to", *this, impl_ref().device, dtype, non_blocking, copy, loc), loc);
+      *this, detail::convert(op, *this, impl_ref().device, dtype, non_blocking, copy, loc), loc);
 }
 
 Tensor Tensor::to(const Tensor &other, bool non_blocking, bool copy, SourceLocation loc) const {
-  detail::check_defined("to", "other", other);
+  const char *op = ops::name(ops::OpId::To);
+  detail::check_defined(op, "other", other);
   impl_ref();
   return detail::converted(
-      *this, detail::convert("to", *this, other.device(), other.dtype(), non_blocking, copy, loc),
+      *this, detail::convert(op, *this, other.device(), other.dtype(), non_blocking, copy, loc),
       loc);
 }
 
 Tensor Tensor::cuda(SourceLocation loc) const {
+  const char *op = ops::name(ops::OpId::Cuda);
   const TensorImpl &impl = impl_ref();
   return detail::converted(*this,
-                           detail::convert("cuda", *this,
+                           detail::convert(op, *this,
                                            detail::resolve_device(Device(kCUDA), loc), impl.dtype,
                                            false, false, loc),
                            loc);
 }
 
 Tensor Tensor::cpu(SourceLocation loc) const {
+  const char *op = ops::name(ops::OpId::Cpu);
   const TensorImpl &impl = impl_ref();
   return detail::converted(
-      *this, detail::convert("cpu", *this, Device(kCPU), impl.dtype, false, false, loc), loc);
+      *this, detail::convert(op, *this, Device(kCPU), impl.dtype, false, false, loc), loc);
 }
 
 Tensor &Tensor::copy_(const Tensor &src, bool non_blocking, SourceLocation loc) const {
+  const char *op = ops::name(ops::OpId::Copy, /*in_place=*/true);
   const TensorImpl &self = impl_ref();
-  detail::check_defined("copy_", "src", src);
+  detail::check_defined(op, "src", src);
   const TensorImpl &source = *src.impl();
-  const auto sizes = detail::broadcast_sizes("copy_", self.sizes, source.sizes);
-  PL_CHECK(IntArrayRef(sizes) == self.sizes, ShapeError, "copy_: the source of sizes ",
+  const auto sizes = detail::broadcast_sizes(op, self.sizes, source.sizes);
+  PL_CHECK(IntArrayRef(sizes) == self.sizes, ShapeError, op, ": the source of sizes ",
            source.sizes, " does not broadcast to the destination of sizes ", self.sizes);
   const auto copy = [&] {
     if (self.numel == 0)
@@ -366,7 +374,7 @@ Tensor &Tensor::copy_(const Tensor &src, bool non_blocking, SourceLocation loc) 
     // the kernel is queued after it.
     Tensor staged = src;
     if (source.device != self.device)
-      staged = detail::convert("copy_", src, self.device, source.dtype,
+      staged = detail::convert(op, src, self.device, source.dtype,
                                non_blocking && !self.device.is_cpu(), false, loc);
     else if (detail::shares_storage(self, source))
       staged = src.clone();
@@ -382,8 +390,9 @@ Tensor &Tensor::copy_(const Tensor &src, bool non_blocking, SourceLocation loc) 
 }
 
 void Tensor::set_data(const Tensor &other) const {
+  const char *op = ops::name(ops::OpId::SetData, /*in_place=*/true);
   impl_ref();
-  detail::check_defined("set_data", "other", other);
+  detail::check_defined(op, "other", other);
   // The handle keeps its place in autograd (Module::to moves parameters
   // that stay leaves).
   auto meta = std::move(impl_->autograd_meta);

@@ -173,7 +173,8 @@ void guard_transfer(std::string_view op, const TensorImpl &src, Device target, S
   // factory could have made it there. copy_ into an existing device buffer
   // is not a move of a new tensor.
   const std::optional<std::source_location> &factory = src.storage->fresh_from_factory();
-  if (factory.has_value() && !target.is_cpu() && op != "copy_") {
+  if (factory.has_value() && !target.is_cpu() &&
+      op != ops::name(ops::OpId::Copy, /*in_place=*/true)) {
     const CallSite factory_site{factory->file_name(), factory->line(), factory->column()};
     std::ostringstream message;
     message << PL_RULE_ID_CreateThenMove ": " << op << ": the tensor made on the host by the "
@@ -187,7 +188,7 @@ void guard_transfer(std::string_view op, const TensorImpl &src, Device target, S
 
   // (a) the same unchanged data copied to the same device again. item() is
   // a sync, not a copy one could hoist: it only counts towards (b).
-  if (op != "item") {
+  if (op != ops::name(ops::OpId::Item)) {
     bool seen = false;
     for (std::size_t i = 0; i < state.recent_size && !seen; ++i) {
       const TransferRecord &r = state.recent[i];

@@ -87,10 +87,11 @@ Tensor reshaped(const Tensor &self, Tensor out) {
 } // namespace
 
 Tensor Tensor::view(IntArrayRef sizes) const {
+  const char *op = ops::name(ops::OpId::View);
   const TensorImpl &impl = impl_ref();
-  auto new_sizes = infer_sizes("view", sizes, impl.numel);
+  auto new_sizes = infer_sizes(op, sizes, impl.numel);
   auto strides = view_strides(impl, new_sizes);
-  PL_CHECK(strides.has_value(), ShapeError, "view: sizes ", IntArrayRef(new_sizes),
+  PL_CHECK(strides.has_value(), ShapeError, op, ": sizes ", IntArrayRef(new_sizes),
            " are not compatible with the tensor's sizes ", impl.sizes, " and strides ",
            impl.strides,
            " (at least one dimension spans across two contiguous subspaces); use reshape instead");
@@ -99,8 +100,9 @@ Tensor Tensor::view(IntArrayRef sizes) const {
 }
 
 Tensor Tensor::reshape(IntArrayRef sizes) const {
+  const char *op = ops::name(ops::OpId::Reshape);
   const TensorImpl &impl = impl_ref();
-  auto new_sizes = infer_sizes("reshape", sizes, impl.numel);
+  auto new_sizes = infer_sizes(op, sizes, impl.numel);
   if (auto strides = view_strides(impl, new_sizes))
     return reshaped(*this, detail::make_view(*this, std::move(new_sizes), std::move(*strides),
                                              impl.storage_offset));
@@ -108,10 +110,11 @@ Tensor Tensor::reshape(IntArrayRef sizes) const {
 }
 
 Tensor Tensor::transpose(std::int64_t dim0, std::int64_t dim1) const {
+  const char *op = ops::name(ops::OpId::Transpose);
   const TensorImpl &impl = impl_ref();
   const auto ndim = static_cast<std::int64_t>(impl.sizes.size());
-  const auto d0 = static_cast<std::size_t>(detail::wrap_dim("transpose", dim0, ndim));
-  const auto d1 = static_cast<std::size_t>(detail::wrap_dim("transpose", dim1, ndim));
+  const auto d0 = static_cast<std::size_t>(detail::wrap_dim(op, dim0, ndim));
+  const auto d1 = static_cast<std::size_t>(detail::wrap_dim(op, dim1, ndim));
   if (ndim == 0)
     return reshaped(*this, detail::make_view(*this, {}, {}, impl.storage_offset));
   auto sizes = impl.sizes;
@@ -125,24 +128,26 @@ Tensor Tensor::transpose(std::int64_t dim0, std::int64_t dim1) const {
 }
 
 Tensor Tensor::t() const {
+  const char *op = ops::name(ops::OpId::T);
   const TensorImpl &impl = impl_ref();
   PL_CHECK(impl.sizes.size() <= 2, ShapeError,
-           "t: expects a tensor with <= 2 dimensions, but it has ", impl.sizes.size());
+           op, ": expects a tensor with <= 2 dimensions, but it has ", impl.sizes.size());
   if (impl.sizes.size() < 2)
     return reshaped(*this, detail::make_view(*this, impl.sizes, impl.strides, impl.storage_offset));
   return transpose(0, 1);
 }
 
 Tensor Tensor::narrow(std::int64_t dim, std::int64_t start, std::int64_t length) const {
+  const char *op = ops::name(ops::OpId::Narrow);
   const TensorImpl &impl = impl_ref();
-  PL_CHECK(!impl.sizes.empty(), IndexError, "narrow: cannot narrow a 0-dim tensor");
+  PL_CHECK(!impl.sizes.empty(), IndexError, op, ": cannot narrow a 0-dim tensor");
   const auto d = static_cast<std::size_t>(
-      detail::wrap_dim("narrow", dim, static_cast<std::int64_t>(impl.sizes.size())));
+      detail::wrap_dim(op, dim, static_cast<std::int64_t>(impl.sizes.size())));
   const std::int64_t extent = impl.sizes[d];
   if (start < 0)
     start += extent;
   PL_CHECK(start >= 0 && start <= extent && length >= 0 && start + length <= extent, IndexError,
-           "narrow: start ", start, " and length ", length, " are out of range for dimension ", d,
+           op, ": start ", start, " and length ", length, " are out of range for dimension ", d,
            " of size ", extent);
   auto sizes = impl.sizes;
   sizes[d] = length;
@@ -154,12 +159,13 @@ Tensor Tensor::narrow(std::int64_t dim, std::int64_t start, std::int64_t length)
 }
 
 Tensor Tensor::select(std::int64_t dim, std::int64_t index) const {
+  const char *op = ops::name(ops::OpId::Select);
   const TensorImpl &impl = impl_ref();
-  PL_CHECK(!impl.sizes.empty(), IndexError, "select: cannot index a 0-dim tensor");
+  PL_CHECK(!impl.sizes.empty(), IndexError, op, ": cannot index a 0-dim tensor");
   const auto d = static_cast<std::size_t>(
-      detail::wrap_dim("select", dim, static_cast<std::int64_t>(impl.sizes.size())));
+      detail::wrap_dim(op, dim, static_cast<std::int64_t>(impl.sizes.size())));
   const std::int64_t extent = impl.sizes[d];
-  PL_CHECK(index >= -extent && index < extent, IndexError, "select: index ", index,
+  PL_CHECK(index >= -extent && index < extent, IndexError, op, ": index ", index,
            " is out of bounds for dimension ", d, " with size ", extent);
   if (index < 0)
     index += extent;
@@ -175,12 +181,13 @@ Tensor Tensor::select(std::int64_t dim, std::int64_t index) const {
 }
 
 Tensor Tensor::unsqueeze(std::int64_t dim) const {
+  const char *op = ops::name(ops::OpId::Unsqueeze);
   const TensorImpl &impl = impl_ref();
   const auto ndim = static_cast<std::int64_t>(impl.sizes.size());
   PL_CHECK(dim >= -(ndim + 1) && dim <= ndim, IndexError,
-           "unsqueeze: dimension out of range (expected to be in range of [", -(ndim + 1), ", ",
+           op, ": dimension out of range (expected to be in range of [", -(ndim + 1), ", ",
            ndim, "], but got ", dim, ")");
-  PL_CHECK(ndim < backend::kMaxDims, ShapeError, "unsqueeze: tensors have at most ",
+  PL_CHECK(ndim < backend::kMaxDims, ShapeError, op, ": tensors have at most ",
            backend::kMaxDims, " dimensions");
   const auto d = static_cast<std::size_t>(dim < 0 ? dim + ndim + 1 : dim);
   auto sizes = impl.sizes;
@@ -193,9 +200,10 @@ Tensor Tensor::unsqueeze(std::int64_t dim) const {
 }
 
 Tensor Tensor::squeeze(std::int64_t dim) const {
+  const char *op = ops::name(ops::OpId::Squeeze);
   const TensorImpl &impl = impl_ref();
   const auto d = static_cast<std::size_t>(
-      detail::wrap_dim("squeeze", dim, static_cast<std::int64_t>(impl.sizes.size())));
+      detail::wrap_dim(op, dim, static_cast<std::int64_t>(impl.sizes.size())));
   if (impl.sizes.empty() || impl.sizes[d] != 1)
     return reshaped(*this, detail::make_view(*this, impl.sizes, impl.strides, impl.storage_offset));
   auto sizes = impl.sizes;
@@ -207,13 +215,14 @@ Tensor Tensor::squeeze(std::int64_t dim) const {
 }
 
 Tensor Tensor::flatten(std::int64_t start_dim, std::int64_t end_dim) const {
+  const char *op = ops::name(ops::OpId::Flatten);
   const TensorImpl &impl = impl_ref();
   const auto ndim = static_cast<std::int64_t>(impl.sizes.size());
   if (ndim == 0)
     return reshape({1});
-  const std::int64_t start = detail::wrap_dim("flatten", start_dim, ndim);
-  const std::int64_t end = detail::wrap_dim("flatten", end_dim, ndim);
-  PL_CHECK(start <= end, IndexError, "flatten: start_dim ", start_dim, " comes after end_dim ",
+  const std::int64_t start = detail::wrap_dim(op, start_dim, ndim);
+  const std::int64_t end = detail::wrap_dim(op, end_dim, ndim);
+  PL_CHECK(start <= end, IndexError, op, ": start_dim ", start_dim, " comes after end_dim ",
            end_dim);
   std::vector<std::int64_t> sizes;
   std::int64_t merged = 1;
