@@ -37,80 +37,85 @@ namespace {
 
 ApiCall call(CallKind Kind, ResultRank Rank = ResultRank::Broadcast) { return {Kind, Rank}; }
 
-ApiCall transfer(TransferTarget Target) {
-  ApiCall Transfer = call(CallKind::Transfer, ResultRank::SameAsInput);
-  Transfer.Target = Target;
-  return Transfer;
-}
-
 // Adds Names, all of one kind, to Table.
 void add(ApiNames &Table, std::initializer_list<llvm::StringRef> Names, ApiCall Call) {
   for (llvm::StringRef Name : Names)
     Table[Name] = Call;
 }
 
-// libtorch's ops beyond the catalogue's (which pl mirrors), with the
-// catalogue's names in libtorch's own models where they differ.
-void addLibtorchOps(ProfileTable &Table) {
-  ApiNames &Free = Table.FreeFunctions;
-  add(Free, {"zeros", "ones", "empty", "full", "arange", "rand", "randn", "randint", "linspace",
-             "logspace", "eye", "randperm", "empty_strided", "tril_indices", "triu_indices"},
+// Call, writing into the tensor it is called on (`pow_`).
+ApiCall inPlace(ApiCall Call) {
+  Call.InPlace = true;
+  return Call;
+}
+
+// Call, with no 0-dim cpu tensor admitted beside the others (ops.def's
+// SameDeviceStrict: `concat` is `cat`).
+ApiCall strict(ApiCall Call) {
+  Call.AdmitsCpuScalar = false;
+  return Call;
+}
+
+// Appends Names, all of one model, to Lines.
+void add(std::vector<ApiLine> &Lines, ApiNames ProfileTable::*Table,
+         std::initializer_list<llvm::StringRef> Names, ApiCall Call) {
+  for (llvm::StringRef Name : Names)
+    Lines.push_back({Table, Name, Call});
+}
+
+// libtorch's ops that pl does not have (so neither has the catalogue).
+std::vector<ApiLine> makeLibtorchOnlyLines() {
+  std::vector<ApiLine> Lines;
+  const auto Free = &ProfileTable::FreeFunctions;
+  add(Lines, Free,
+      {"randint", "linspace", "logspace", "eye", "randperm", "empty_strided", "tril_indices",
+       "triu_indices"},
       call(CallKind::Factory, ResultRank::NotZeroDim));
-  add(Free, {"bernoulli", "multinomial", "normal", "poisson", "binomial"},
+  add(Lines, Free, {"bernoulli", "multinomial", "normal", "poisson", "binomial"},
       call(CallKind::Sample, ResultRank::Unknown));
-  add(Free, {"tensor"}, call(CallKind::Factory, ResultRank::OfLiteral));
-  add(Free, {"zeros_like", "ones_like", "empty_like", "full_like", "rand_like", "randn_like"},
+  add(Lines, Free,
+      {"zeros_like", "ones_like", "empty_like", "full_like", "rand_like", "randn_like"},
       call(CallKind::FactoryLike, ResultRank::SameAsInput));
-  add(Free, {"scalar_tensor"}, call(CallKind::ScalarFactory, ResultRank::ZeroDim));
-  add(Free, {"from_blob"}, call(CallKind::WrapsHostMemory, ResultRank::NotZeroDim));
-  add(Free, {"add", "sub", "mul", "div", "mm", "bmm", "mv", "addmm", "maximum", "minimum",
-             "where", "atan2"},
+  add(Lines, Free, {"bmm", "mv", "addmm", "maximum", "minimum", "where", "atan2"},
       call(CallKind::SameDeviceOp));
-  add(Free, {"matmul"}, call(CallKind::SameDeviceOp, ResultRank::Unknown));
-  add(Free, {"dot"}, call(CallKind::SameDeviceOp, ResultRank::ZeroDim));
-  add(Free, {"cat", "stack", "concat", "hstack", "vstack"},
-      call(CallKind::ListOp, ResultRank::NotZeroDim));
-  add(Free, {"triu", "tril", "relu", "sigmoid", "tanh", "exp", "log", "abs", "neg", "sqrt",
-             "softmax", "log_softmax", "clamp", "transpose", "permute", "contiguous"},
+  add(Lines, Free, {"dot"}, call(CallKind::SameDeviceOp, ResultRank::ZeroDim));
+  add(Lines, Free, {"concat", "hstack", "vstack"},
+      strict(call(CallKind::ListOp, ResultRank::NotZeroDim)));
+  add(Lines, Free,
+      {"triu", "tril", "sigmoid", "tanh", "abs", "softmax", "log_softmax", "clamp", "permute",
+       "contiguous"},
       call(CallKind::ShapePreserving, ResultRank::SameAsInput));
-  add(Free, {"load"}, call(CallKind::SerializedLoad));
-  add(Free, {"split", "chunk", "unbind", "tensor_split", "split_with_sizes"},
+  add(Lines, Free, {"load"}, call(CallKind::SerializedLoad));
+  add(Lines, Free, {"split", "chunk", "unbind", "tensor_split", "split_with_sizes"},
       call(CallKind::Split, ResultRank::NotZeroDim));
 
-  ApiNames &Tensor = Table.TensorMethods;
-  Tensor["to"] = transfer(TransferTarget::Argument);
-  Tensor["cuda"] = transfer(TransferTarget::Cuda);
-  Tensor["cpu"] = transfer(TransferTarget::Cpu);
-  add(Tensor, {"add", "sub", "mul", "div", "mm", "bmm", "mv", "maximum", "minimum", "pow", "eq",
-               "ne", "lt", "le", "gt", "ge", "add_", "sub_", "mul_", "div_", "pow_"},
+  const auto Tensor = &ProfileTable::TensorMethods;
+  add(Lines, Tensor,
+      {"bmm", "mv", "maximum", "minimum", "pow", "eq", "ne", "lt", "le", "gt", "ge"},
       call(CallKind::SameDeviceOp));
-  add(Tensor, {"matmul"}, call(CallKind::SameDeviceOp, ResultRank::Unknown));
-  add(Tensor, {"dot"}, call(CallKind::SameDeviceOp, ResultRank::ZeroDim));
-  add(Tensor, {"copy_"}, call(CallKind::CrossDeviceCopy, ResultRank::SameAsInput));
+  add(Lines, Tensor, {"pow_"}, inPlace(call(CallKind::SameDeviceOp)));
+  add(Lines, Tensor, {"dot"}, call(CallKind::SameDeviceOp, ResultRank::ZeroDim));
   // Indices may stay on the cpu for any tensor (PyTorch moves them).
-  add(Tensor, {"index", "index_put_", "index_put"}, call(CallKind::Indexing, ResultRank::Unknown));
-  add(Tensor, {"sum", "mean", "max", "min", "prod", "norm", "argmax", "argmin", "std", "var",
-               "median", "all", "any", "amax", "amin", "nansum", "nanmean", "count_nonzero"},
+  add(Lines, Tensor, {"index", "index_put"}, call(CallKind::Indexing, ResultRank::Unknown));
+  add(Lines, Tensor, {"index_put_"}, inPlace(call(CallKind::Indexing, ResultRank::Unknown)));
+  add(Lines, Tensor,
+      {"min", "prod", "norm", "argmin", "std", "var", "median", "all", "any", "amax", "amin",
+       "nansum", "nanmean", "count_nonzero"},
       call(CallKind::FullReduction, ResultRank::ZeroDim));
-  add(Tensor, {"relu", "exp", "log", "neg", "abs", "sigmoid", "tanh", "sqrt", "clone", "detach",
-               "contiguous", "float", "double", "half", "long", "int", "bool", "round", "floor",
-               "ceil", "clamp", "clamp_min", "clamp_max", "sign", "square", "t", "transpose",
-               "permute", "softmax", "log_softmax", "slice", "narrow", "flip", "roll", "tile",
-               "relu_", "exp_", "neg_", "abs_", "zero_", "clamp_", "fill_", "uniform_",
-               "normal_", "detach_", "sigmoid_", "tanh_", "sqrt_"},
+  add(Lines, Tensor,
+      {"abs", "sigmoid", "tanh", "float", "double", "half", "long", "int", "bool", "round",
+       "floor", "ceil", "clamp", "clamp_min", "clamp_max", "sign", "square", "permute", "softmax",
+       "log_softmax", "slice", "flip", "roll", "tile"},
       call(CallKind::ShapePreserving, ResultRank::SameAsInput));
-  add(Tensor, {"view", "reshape", "flatten", "unsqueeze", "expand", "repeat"},
-      call(CallKind::Reshape, ResultRank::NotZeroDim));
-  add(Tensor, {"view_as", "expand_as", "reshape_as", "type_as"},
+  add(Lines, Tensor,
+      {"abs_", "clamp_", "uniform_", "normal_", "detach_", "sigmoid_", "tanh_"},
+      inPlace(call(CallKind::ShapePreserving, ResultRank::SameAsInput)));
+  add(Lines, Tensor, {"expand", "repeat"}, call(CallKind::Reshape, ResultRank::NotZeroDim));
+  add(Lines, Tensor, {"view_as", "expand_as", "reshape_as", "type_as"},
       call(CallKind::ShapeOf, ResultRank::Unknown));
-  add(Tensor, {"split", "chunk", "unbind", "tensor_split", "split_with_sizes"},
+  add(Lines, Tensor, {"split", "chunk", "unbind", "tensor_split", "split_with_sizes"},
       call(CallKind::Split, ResultRank::NotZeroDim));
-  add(Tensor, {"device"}, call(CallKind::DeviceOf));
-  add(Tensor, {"options"}, call(CallKind::OptionsOf));
-  add(Tensor, {"item"}, call(CallKind::SyncToHost));
-  add(Tensor, {"pin_memory"}, call(CallKind::PinMemory, ResultRank::SameAsInput));
-  add(Tensor, {"grad", "mutable_grad"}, call(CallKind::GradRead, ResultRank::SameAsInput));
-  add(Tensor, {"requires_grad_"}, call(CallKind::MarkRequiresGrad, ResultRank::SameAsInput));
+  return Lines;
 }
 
 // The names both APIs share that are no ops: options, modules, optimizers,
@@ -125,8 +130,8 @@ void addSharedNames(ProfileTable &Table) {
   add(Table.TensorMethods,
       {"sizes", "size", "dim", "ndimension", "numel", "dtype", "scalar_type", "strides",
        "stride", "is_contiguous", "is_pinned", "is_cuda", "is_cpu", "defined", "requires_grad",
-       "element_size", "nbytes", "itemsize", "layout", "get_device", "is_leaf", "backward",
-       "retain_grad", "retains_grad", "print", "is_floating_point", "is_same", "is_sim", "impl",
+       "element_size", "nbytes", "itemsize", "layout", "get_device", "is_leaf",
+       "retains_grad", "print", "is_floating_point", "is_same", "is_sim", "impl",
        "output_nr", "storage_offset"},
       call(CallKind::Metadata, ResultRank::Unknown));
   add(Table.TensorMethods, {"data_ptr", "const_data_ptr", "mutable_data_ptr", "accessor"},
@@ -162,7 +167,10 @@ ProfileTable makePlProfile(ProfileTable Table) {
 ProfileTable makeLibtorchProfile(ProfileTable Table) {
   Table.CudaSynchronize = "torch::cuda::synchronize()";
   addCatalogueOps(Table);
-  addLibtorchOps(Table);
+  for (const ApiLine &Line : libtorchOnlyLines())
+    (Table.*Line.Table)[Line.Name] = Line.Call;
+  for (const ApiLine &Line : libtorchOverrides())
+    (Table.*Line.Table)[Line.Name] = Line.Call;
   addSharedNames(Table);
   return Table;
 }
@@ -192,6 +200,17 @@ const ApiNames &listMethods() {
 }
 
 } // namespace
+
+llvm::ArrayRef<ApiLine> libtorchOnlyLines() {
+  static const std::vector<ApiLine> Lines = makeLibtorchOnlyLines();
+  return Lines;
+}
+
+llvm::ArrayRef<ApiLine> libtorchOverrides() {
+  // None: every catalogue name means in libtorch what it means in pl. A
+  // libtorch model that differs goes here, never into libtorchOnlyLines().
+  return {};
+}
 
 const ProfileTable &profileTable(ApiProfile Profile) {
   static const ProfileTable Pl = makePlProfile({"pl",
@@ -685,12 +704,13 @@ ApiCall ApiModel::classifyMethod(const CXXMethodDecl &Method) const {
   QualType Object(Method.getParent()->getTypeForDecl(), 0);
   switch (classify(Object)) {
   case ValueKind::Tensor: {
-    ApiCall Listed = lookup(&ProfileTable::TensorMethods, Name);
-    if (!Listed.isModelled())
-      Listed = call(CallKind::OtherApi, ResultRank::Unknown);
-    // The API's naming rule: a trailing underscore writes in place.
-    Listed.InPlace = Name.ends_with("_");
-    return Listed;
+    if (ApiCall Listed = lookup(&ProfileTable::TensorMethods, Name); Listed.isModelled())
+      return Listed;
+    // A method the tables do not list: by the API's naming rule, a trailing
+    // underscore writes in place.
+    ApiCall Other = call(CallKind::OtherApi, ResultRank::Unknown);
+    Other.InPlace = Name.ends_with("_");
+    return Other;
   }
   case ValueKind::TensorOptions:
     return lookup(&ProfileTable::OptionsMethods, Name);

@@ -53,6 +53,7 @@ ResultRank rankOf(OpRank Rank) {
 ApiCall modelOf(const CatalogueOp &Op) {
   ApiCall Call;
   Call.Rank = rankOf(Op.Rank);
+  Call.AdmitsCpuScalar = Op.Devices != OpDevices::SameDeviceStrict;
   switch (Op.Kind) {
   case OpKind::Unary:
   case OpKind::Fill:
@@ -78,8 +79,11 @@ ApiCall modelOf(const CatalogueOp &Op) {
                                              : CallKind::Reshape;
     break;
   case OpKind::Copy:
-    Call.Kind = Op.Devices == OpDevices::AnyDevice ? CallKind::CrossDeviceCopy
-                                                   : CallKind::ShapePreserving;
+    // The tensor taking its argument's data and device (set_data), a copy
+    // into the tensor from any device (copy_), or a new copy (clone).
+    Call.Kind = Op.Result == OpResult::Argument       ? CallKind::ReplacesData
+                : Op.Devices == OpDevices::AnyDevice ? CallKind::CrossDeviceCopy
+                                                     : CallKind::ShapePreserving;
     break;
   case OpKind::Transfer:
     Call.Kind = CallKind::Transfer;

@@ -1,5 +1,6 @@
 #include "AnalysisTestSupport.h"
 
+#include "OpCatalogue.h"
 #include "placelint/analysis/ApiModel.h"
 
 #include "clang/ASTMatchers/ASTMatchFinder.h"
@@ -9,6 +10,9 @@
 
 #include <gmock/gmock.h>
 #include <gtest/gtest.h>
+
+#include <set>
+#include <string>
 
 namespace placelint::analysis::testing {
 namespace {
@@ -88,6 +92,64 @@ TEST(ApiModelTest, NamesMapToKinds) {
   EXPECT_EQ(Libtorch.TensorMethods.lookup("dot").Rank, ResultRank::ZeroDim);
   EXPECT_EQ(Libtorch.FreeFunctions.lookup("randint").Kind, CallKind::Factory);
   EXPECT_FALSE(profileTable(ApiProfile::Pl).FreeFunctions.lookup("randint").isModelled());
+}
+
+// What ops.def's Devices, Result and in-place columns say reaches the model.
+TEST(ApiModelTest, CatalogueColumnsDriveTheModel) {
+  for (ApiProfile Profile : {ApiProfile::Pl, ApiProfile::Libtorch}) {
+    const ProfileTable &Table = profileTable(Profile);
+    auto Tensor = [&](llvm::StringRef Name) { return Table.TensorMethods.lookup(Name); };
+    // Devices: SameDevice admits a cpu scalar, SameDeviceStrict does not.
+    EXPECT_TRUE(Tensor("add").AdmitsCpuScalar);
+    EXPECT_TRUE(Table.FreeFunctions.lookup("matmul").AdmitsCpuScalar);
+    EXPECT_FALSE(Table.FreeFunctions.lookup("cat").AdmitsCpuScalar);
+    EXPECT_FALSE(Table.FreeFunctions.lookup("stack").AdmitsCpuScalar);
+    EXPECT_FALSE(Tensor("equal").AdmitsCpuScalar);
+    // Result: set_data's tensor takes its argument's device.
+    EXPECT_EQ(Tensor("set_data").Kind, CallKind::ReplacesData);
+    EXPECT_EQ(Tensor("copy_").Kind, CallKind::CrossDeviceCopy);
+    // The in-place column, whatever the name looks like.
+    EXPECT_TRUE(Tensor("set_data").InPlace);
+    EXPECT_TRUE(Tensor("set_requires_grad").InPlace);
+    EXPECT_TRUE(Tensor("add_").InPlace);
+    EXPECT_FALSE(Tensor("add").InPlace);
+  }
+  const ProfileTable &Libtorch = profileTable(ApiProfile::Libtorch);
+  EXPECT_TRUE(Libtorch.TensorMethods.lookup("clamp_").InPlace);
+  EXPECT_FALSE(Libtorch.FreeFunctions.lookup("concat").AdmitsCpuScalar);
+  EXPECT_EQ(Libtorch.TensorMethods.lookup("mm").Rank, ResultRank::NotZeroDim);
+}
+
+// The libtorch profile is the catalogue, libtorch's own names and an
+// explicit list of overrides: a catalogue name among libtorch's own lines,
+// an override that models its name as the catalogue does, or a name listed
+// twice fails here.
+TEST(ApiModelTest, LibtorchLinesAddNamesOrChangeModels) {
+  ProfileTable Catalogue;
+  addCatalogueOps(Catalogue);
+  const ProfileTable &Libtorch = profileTable(ApiProfile::Libtorch);
+  auto TableName = [](ApiNames ProfileTable::*Table) -> std::string {
+    return Table == &ProfileTable::FreeFunctions   ? "function "
+           : Table == &ProfileTable::TensorMethods ? "method "
+                                                   : "other ";
+  };
+  std::set<std::string> Listed;
+  for (const ApiLine &Line : libtorchOnlyLines()) {
+    std::string Key = TableName(Line.Table) + Line.Name.str();
+    EXPECT_TRUE(Listed.insert(Key).second) << Key << " is listed twice";
+    EXPECT_FALSE((Catalogue.*Line.Table).contains(Line.Name))
+        << Key << " is in the catalogue: an override if libtorch's model differs, else nothing";
+    EXPECT_EQ((Libtorch.*Line.Table).lookup(Line.Name), Line.Call) << Key;
+  }
+  for (const ApiLine &Line : libtorchOverrides()) {
+    std::string Key = TableName(Line.Table) + Line.Name.str();
+    EXPECT_TRUE(Listed.insert(Key).second) << Key << " is listed twice";
+    ASSERT_TRUE((Catalogue.*Line.Table).contains(Line.Name))
+        << Key << " overrides no catalogue name: a libtorch-only line";
+    EXPECT_NE((Catalogue.*Line.Table).lookup(Line.Name), Line.Call)
+        << Key << " overrides the catalogue with the catalogue's own model";
+    EXPECT_EQ((Libtorch.*Line.Table).lookup(Line.Name), Line.Call) << Key;
+  }
 }
 
 // The pl profile is the op catalogue (ops.def): every method and free

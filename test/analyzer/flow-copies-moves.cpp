@@ -95,3 +95,16 @@ void readOnlyUsesKeepTheDevice() {
   // CHECK-MESSAGES: :[[@LINE-7]]:18: note: 'a' was created on cpu here
   // CHECK-MESSAGES: :[[@LINE-4]]:18: note: 'g' was created on cuda here
 }
+
+// set_data: the tensor takes its argument's data, and its device.
+void setDataTakesTheArgumentsDevice() {
+  pl::Tensor w = pl::ones({2});
+  pl::Tensor g = pl::ones({2}, pl::kCUDA);
+  w.set_data(pl::zeros({2}, pl::kCUDA));
+  consume(w + g);
+  pl::Tensor c = pl::ones({2});
+  consume(w * c);
+  // CHECK-MESSAGES: :[[@LINE-1]]:13: warning: 'w' is on cuda but 'c' is on cpu in call to 'operator*' [placement-mixed-device]
+  // CHECK-MESSAGES: :[[@LINE-5]]:14: note: 'w' was created on cuda here
+  // CHECK-MESSAGES: :[[@LINE-4]]:18: note: 'c' was created on cpu here
+}

@@ -73,3 +73,31 @@ void zeroDimWithCpu() {
   consume(c / total);
   total += c.mean();
 }
+
+// equal and stack admit no cpu scalar (ops.def's SameDeviceStrict: PyTorch's
+// CUDA equal compares the devices first, its cat checks every input's).
+void zeroDimCpuInEqual() {
+  pl::Tensor g = pl::ones({2}, pl::kCUDA);
+  pl::Tensor shift = pl::tensor(0.5);
+  bool same = g.equal(shift);
+  // CHECK-MESSAGES: :[[@LINE-1]]:17: warning: 'g' is on cuda but 'shift' is on cpu in call to 'equal' [placement-mixed-device]
+  // CHECK-MESSAGES: :[[@LINE-4]]:18: note: 'g' was created on cuda here
+  // CHECK-MESSAGES: :[[@LINE-4]]:22: note: 'shift' was created on cpu here
+  consume(pl::full({1}, same ? 1.0 : 0.0));
+}
+
+void zeroDimCpuStacked() {
+  pl::Tensor gtotal = pl::ones({8}, pl::kCUDA).sum();
+  pl::Tensor shift = pl::tensor(0.5);
+  consume(pl::stack({gtotal, shift}));
+  // CHECK-MESSAGES: :[[@LINE-1]]:11: warning: 'gtotal' is on cuda but 'shift' is on cpu in call to 'stack' [placement-mixed-device]
+  // CHECK-MESSAGES: :[[@LINE-4]]:48: note: 'gtotal' was assigned a tensor on cuda here
+  // CHECK-MESSAGES: :[[@LINE-4]]:22: note: 'shift' was created on cpu here
+}
+
+// allclose computes as TensorIterator ops do: a cpu scalar may join.
+void zeroDimCpuInAllclose() {
+  pl::Tensor gtotal = pl::ones({8}, pl::kCUDA).sum();
+  bool close = gtotal.allclose(pl::tensor(8.0));
+  consume(pl::full({1}, close ? 1.0 : 0.0));
+}

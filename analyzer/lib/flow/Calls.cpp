@@ -280,11 +280,11 @@ ValueFact DeviceFlow::evaluateApiCall(const CallExpr &Call, const FunctionDecl &
     llvm::SmallVector<Operand, 3> Operands;
     for (const Expr *Arg : Args)
       if (Model.isTensor(Arg->getType()))
-        Operands.push_back(operand(Arg));
+        Operands.push_back(operand(Arg, /*Promotable=*/Api.AdmitsCpuScalar));
     return operation(Call, Api, std::move(Operands));
   }
   case CallKind::ListOp:
-    return evaluateListOp(Call, Callee.getName());
+    return evaluateListOp(Call, Api, Callee.getName());
   case CallKind::Split:
     return Args.empty() ? resultOf(Call, DeviceSet::unknown(), ZeroDim::No)
                         : derivedFrom(Call, factOf(Args[0]), ZeroDim::No);

@@ -173,7 +173,7 @@ private:
   std::optional<unsigned> tupleIndex(const clang::CallExpr &Get) const;
 
   // Lists.cpp
-  ValueFact evaluateListOp(const clang::CallExpr &Call, llvm::StringRef Name);
+  ValueFact evaluateListOp(const clang::CallExpr &Call, ApiCall Api, llvm::StringRef Name);
   ValueFact evaluateListMethod(const clang::CXXMemberCallExpr &Call, ApiCall Api);
   // The value a list gets from Element (a tensor, or a value holding one).
   AbstractValue elementValue(const clang::Expr *Element);

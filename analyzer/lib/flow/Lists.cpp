@@ -91,14 +91,14 @@ ValueFact DeviceFlow::evaluateListMethod(const CXXMemberCallExpr &Call, ApiCall 
   return untracked(Call);
 }
 
-ValueFact DeviceFlow::evaluateListOp(const CallExpr &Call, StringRef Name) {
+ValueFact DeviceFlow::evaluateListOp(const CallExpr &Call, ApiCall Api, StringRef Name) {
   if (Call.getNumArgs() == 0)
     return resultOf(Call, DeviceSet::unknown(), ZeroDim::No);
   llvm::SmallVector<Operand, 3> Operands;
   if (std::optional<llvm::SmallVector<const Expr *, 4>> Elements =
           listElements(Call.getArg(0))) {
     for (const Expr *Element : *Elements)
-      Operands.push_back(operand(Element, /*Promotable=*/false));
+      Operands.push_back(operand(Element, /*Promotable=*/Api.AdmitsCpuScalar));
   } else {
     // A list variable: one operand per device its elements may be on.
     const Expr *ListExpr = convertedValue(Call.getArg(0));
@@ -109,10 +109,10 @@ ValueFact DeviceFlow::evaluateListOp(const CallExpr &Call, StringRef Name) {
     for (const AbstractDevice &Device : List.Devices.devices()) {
       ValueFact Element = ValueFact::on(DeviceSet::of(Device), ZeroDim::No);
       Element.setOrigin(List.originOf(Device));
-      Operands.push_back({ListExpr, Element, /*Promotable=*/false});
+      Operands.push_back({ListExpr, Element, /*Promotable=*/Api.AdmitsCpuScalar});
     }
   }
-  return operation(Call, Name, ResultRank::NotZeroDim, std::move(Operands));
+  return operation(Call, Name, Api.Rank, std::move(Operands));
 }
 
 } // namespace placelint::analysis

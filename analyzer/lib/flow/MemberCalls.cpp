@@ -98,12 +98,15 @@ ValueFact DeviceFlow::evaluateOptionsMethod(const CXXMemberCallExpr &Call, ApiCa
 ValueFact DeviceFlow::evaluateTensorMethod(const CXXMemberCallExpr &Call, ApiCall Api) {
   const Expr *Object = Call.getImplicitObjectArgument();
   bool ReturnsTensor = Model.isTensor(Call.getType());
-  // The tensor operands of an operation on the tensor and its arguments.
+  // The tensor operands of an operation on the tensor and its arguments;
+  // a 0-dim cpu one joins as an input where the op admits it, never as the
+  // tensor an in-place op writes.
   auto Operands = [&] {
-    llvm::SmallVector<Operand, 3> All{operand(Object, /*Promotable=*/!Api.InPlace)};
+    llvm::SmallVector<Operand, 3> All{
+        operand(Object, /*Promotable=*/Api.AdmitsCpuScalar && !Api.InPlace)};
     for (const Expr *Arg : Call.arguments())
       if (const Expr *Tensor = tensorArgument(Arg))
-        All.push_back(operand(Tensor));
+        All.push_back(operand(Tensor, /*Promotable=*/Api.AdmitsCpuScalar));
     return All;
   };
   switch (Api.Kind) {
@@ -138,6 +141,12 @@ ValueFact DeviceFlow::evaluateTensorMethod(const CXXMemberCallExpr &Call, ApiCal
       write(*Where, Written, nullptr, Call.getExprLoc());
     return Written;
   }
+  case CallKind::ReplacesData:
+    // `t.set_data(other)`: t is other's tensor now, where other is.
+    if (Call.getNumArgs() >= 1)
+      if (std::optional<Place> Where = placeOf(Object))
+        write(*Where, factOf(Call.getArg(0)), nullptr, Call.getExprLoc());
+    return untracked(Call);
   case CallKind::FullReduction:
     if (!ReturnsTensor)
       return ValueFact();

@@ -56,8 +56,10 @@ bool isRead(const Expr &E, const ApiModel &Model, ASTContext &Context) {
     case CallKind::DeviceOf:
     case CallKind::OptionsOf:
     case CallKind::CrossDeviceCopy: // written, not read
+    case CallKind::ReplacesData:    // its data replaced, not read
     case CallKind::Unmodelled:
       return false;
+    case CallKind::DataAccess: // the memory itself, read by the host
     default:
       return true;
     }

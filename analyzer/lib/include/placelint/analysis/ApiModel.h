@@ -63,11 +63,13 @@ enum class CallKind {
   // Moving them.
   Transfer,        // to, cuda, cpu (ApiCall::Target says which)
   CrossDeviceCopy, // copy_: explicit, may cross devices
+  ReplacesData,    // set_data(other): the tensor now holds other's data, on other's device
   SyncToHost,      // item(): copies a device value to the host
   PinMemory,       // pin_memory(): a copy in page-locked host memory
   // Computing with them.
   SameDeviceOp,    // add, matmul, ...: all tensor operands on one device
   ListOp,          // cat, stack: all list elements on one device
+                   // (ApiCall::AdmitsCpuScalar says whether a 0-dim cpu one may join)
   Indexing,        // index, index_put_: index tensors may stay on the cpu
   FullReduction,   // sum(), mean(): 0-dim with no dimension argument
   ShapePreserving, // relu, exp, clone: same device and rank as the input
@@ -140,6 +142,10 @@ struct ApiCall {
   TransferTarget Target = TransferTarget::Argument;
   // Writes its result into the tensor it is called on (`add_`, `relu_`).
   bool InPlace = false;
+  // One 0-dim cpu tensor may join the tensor operands on another device as
+  // an input (PyTorch's TensorIterator rule, ops.def's SameDevice); not for
+  // SameDeviceStrict ops (cat, stack, equal).
+  bool AdmitsCpuScalar = true;
 
   bool isModelled() const { return Kind != CallKind::Unmodelled; }
   friend bool operator==(const ApiCall &, const ApiCall &) = default;
@@ -176,6 +182,19 @@ struct ProfileTable {
 };
 
 const ProfileTable &profileTable(ApiProfile Profile);
+
+// One name of a profile's tables and its model.
+struct ApiLine {
+  ApiNames ProfileTable::*Table;
+  llvm::StringRef Name;
+  ApiCall Call;
+};
+
+// The libtorch profile is the op catalogue (ops.def, the pl API), then
+// libtorch's names the catalogue does not have, then the catalogue's names
+// whose libtorch model differs from the catalogue's; each name once.
+llvm::ArrayRef<ApiLine> libtorchOnlyLines();
+llvm::ArrayRef<ApiLine> libtorchOverrides();
 
 // What the analysis is configured with: the checks' options that change
 // what it computes (so that every check sharing one analysis agrees on them).
