@@ -6,8 +6,8 @@
 namespace placelint::analysis {
 
 bool operator<(const AbstractDevice &L, const AbstractDevice &R) {
-  if (L.Symbolic != R.Symbolic)
-    return R.Symbolic;
+  if (L.DeviceForm != R.DeviceForm)
+    return L.DeviceForm < R.DeviceForm;
   if (L.Type != R.Type)
     return L.Type < R.Type;
   if (L.Index != R.Index)

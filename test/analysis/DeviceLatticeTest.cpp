@@ -29,6 +29,7 @@ std::vector<DeviceSet> samples() {
           DeviceSet::of(AbstractDevice::cuda(1)),
           DeviceSet::of(AbstractDevice::sim(0)),
           DeviceSet::of(AbstractDevice::symbolic(DevA)),
+          DeviceSet::of(AbstractDevice::ofModule(DevA)),
           setOf({AbstractDevice::cpu(), AbstractDevice::cuda(1)}),
           setOf({AbstractDevice::symbolic(DevB), AbstractDevice::sim(0)}),
           setOf({AbstractDevice::cpu(), AbstractDevice::cuda(), AbstractDevice::cuda(0),
@@ -81,6 +82,19 @@ TEST(DeviceSetTest, ForgetIfDropsToUnknown) {
   DeviceSet S = setOf({AbstractDevice::cpu(), AbstractDevice::symbolic(DevA)});
   EXPECT_TRUE(S.forgetIf([](const AbstractDevice &D) { return !D.isConcrete(); }).isUnknown());
   EXPECT_EQ(S.forgetIf([](const AbstractDevice &D) { return D.index() == 7; }), S);
+}
+
+TEST(AbstractDeviceTest, AModulesDeviceIsNeitherAVariableNorConcrete) {
+  AbstractDevice Module = AbstractDevice::ofModule(DevA);
+  EXPECT_EQ(Module.form(), AbstractDevice::Form::Module);
+  EXPECT_TRUE(Module.isModuleDevice());
+  EXPECT_FALSE(Module.isConcrete());
+  EXPECT_FALSE(AbstractDevice::symbolic(DevA).isModuleDevice());
+  EXPECT_FALSE(AbstractDevice::cuda(1).isModuleDevice());
+  EXPECT_NE(Module, AbstractDevice::symbolic(DevA));
+  EXPECT_EQ(setOf({Module, AbstractDevice::symbolic(DevA)}).devices().size(), 2u);
+  EXPECT_EQ(describe(Module, nameOf), "the device of 'a'");
+  EXPECT_EQ(describe(AbstractDevice::symbolic(DevA), nameOf), "the device in 'a'");
 }
 
 TEST(DeviceSetTest, SubstituteReplacesOneMember) {

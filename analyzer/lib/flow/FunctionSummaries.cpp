@@ -29,8 +29,8 @@ void describeForKey(llvm::raw_ostream &Stream, const ValueFact &Fact) {
   Stream << '|' << static_cast<int>(Fact.Dim) << Fact.OptionsWithoutDevice << Fact.AfterMismatch;
   Stream << (Fact.Devices.isBottom() ? "b" : Fact.Devices.isUnknown() ? "u" : "s");
   for (const AbstractDevice &D : Fact.Devices.devices())
-    Stream << ',' << D.isConcrete() << static_cast<int>(D.type()) << ':' << D.index() << ':'
-           << static_cast<const void *>(D.symbol());
+    Stream << ',' << static_cast<int>(D.form()) << static_cast<int>(D.type()) << ':'
+           << D.index() << ':' << static_cast<const void *>(D.symbol());
 }
 
 void describeForKey(llvm::raw_ostream &Stream, const AbstractValue &Value) {

@@ -247,8 +247,8 @@ ValueFact DeviceFlow::applyModule(const Expr &Call, const Expr &ModuleExpr,
   // Inside a module's own method, after an input that threw, the output's
   // device is "the device of" the module, the one the earlier call failed
   // on: on the paths where it did not fail, that device is the host, so a
-  // second module made in `forward` is not reported again (one lesson per
-  // method; issue 19 class 9).
+  // second module made in `forward` is not reported again (one report per
+  // method for one misplaced input).
   bool OnOwnDevice = llvm::any_of(Module.Devices.devices(), [](const AbstractDevice &D) {
     return D.isModuleDevice();
   });

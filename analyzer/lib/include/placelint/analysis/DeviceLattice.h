@@ -21,53 +21,62 @@ class NamedDecl;
 namespace placelint::analysis {
 
 // One abstract device: a concrete device (cpu, cuda:k, sim:k, or the current
-// device of a type: `cuda`, `sim`) or the unknown value held by a Device
-// variable.
+// device of a type: `cuda`, `sim`), or a symbolic one: the unknown value
+// held by a Device variable, or the device a module was moved to.
 class AbstractDevice {
 public:
   static constexpr std::int16_t kCurrentIndex = -1;
 
-  static AbstractDevice cpu() { return {DeviceKind::CPU, 0, nullptr, false}; }
+  // What the device is; the symbolic forms name their symbol.
+  enum class Form : std::uint8_t {
+    Concrete,
+    Variable, // the value of a Device variable
+    Module    // wherever a module of one class has been moved to
+  };
+
+  static AbstractDevice cpu() { return {Form::Concrete, DeviceKind::CPU, 0, nullptr}; }
   static AbstractDevice cuda(std::int16_t Index = kCurrentIndex) {
-    return {DeviceKind::CUDA, Index, nullptr, false};
+    return {Form::Concrete, DeviceKind::CUDA, Index, nullptr};
   }
   static AbstractDevice sim(std::int16_t Index = kCurrentIndex) {
-    return {DeviceKind::Sim, Index, nullptr, false};
+    return {Form::Concrete, DeviceKind::Sim, Index, nullptr};
   }
   // A concrete device of Type (the grammar's kinds), current index unless given.
   static AbstractDevice ofType(DeviceKind Type, std::int16_t Index = kCurrentIndex) {
-    return {Type, Type == DeviceKind::CPU ? std::int16_t(0) : Index, nullptr, false};
+    return {Form::Concrete, Type, Type == DeviceKind::CPU ? std::int16_t(0) : Index, nullptr};
   }
   // The value of a Device variable.
   static AbstractDevice symbolic(const clang::NamedDecl *Var) {
-    return {DeviceKind::CPU, 0, Var, true};
+    return {Form::Variable, DeviceKind::CPU, 0, Var};
   }
   // Wherever a module of class Module has been moved to: inside its own
   // methods, the device of its registered parameters and of its input.
   static AbstractDevice ofModule(const clang::NamedDecl *Module) {
-    return {DeviceKind::CPU, 1, Module, true};
+    return {Form::Module, DeviceKind::CPU, 0, Module};
   }
 
-  // The device type of a concrete device (meaningless for a symbolic one).
+  Form form() const { return DeviceForm; }
+  // The device type and index of a concrete device (meaningless for a
+  // symbolic one).
   DeviceKind type() const { return Type; }
   std::int16_t index() const { return Index; }
   const clang::NamedDecl *symbol() const { return Symbol; }
-  bool isModuleDevice() const { return Symbolic && Index == 1; }
-  bool isConcrete() const { return !Symbolic; }
-  bool isCpu() const { return !Symbolic && Type == DeviceKind::CPU; }
-  bool isCuda() const { return !Symbolic && Type == DeviceKind::CUDA; }
+  bool isModuleDevice() const { return DeviceForm == Form::Module; }
+  bool isConcrete() const { return DeviceForm == Form::Concrete; }
+  bool isCpu() const { return isConcrete() && Type == DeviceKind::CPU; }
+  bool isCuda() const { return isConcrete() && Type == DeviceKind::CUDA; }
 
   friend bool operator==(const AbstractDevice &, const AbstractDevice &) = default;
   // A total order, so that sets have one canonical representation.
   friend bool operator<(const AbstractDevice &L, const AbstractDevice &R);
 
 private:
-  AbstractDevice(DeviceKind Type, std::int16_t Index, const clang::NamedDecl *Symbol,
-                 bool Symbolic)
-      : Type(Type), Symbolic(Symbolic), Index(Index), Symbol(Symbol) {}
+  AbstractDevice(Form DeviceForm, DeviceKind Type, std::int16_t Index,
+                 const clang::NamedDecl *Symbol)
+      : DeviceForm(DeviceForm), Type(Type), Index(Index), Symbol(Symbol) {}
 
+  Form DeviceForm;
   DeviceKind Type;
-  bool Symbolic;
   std::int16_t Index;
   const clang::NamedDecl *Symbol;
 };
