@@ -13,6 +13,13 @@ bool pathLess(const AccessPath &L, const AccessPath &R) {
 
 } // namespace
 
+AbstractValue AbstractValue::withParts(ValueFact Whole, llvm::SmallVector<Part, 0> Parts) {
+  AbstractValue Value(std::move(Whole));
+  Value.Parts = std::move(Parts);
+  llvm::sort(Value.Parts, [](const Part &L, const Part &R) { return pathLess(L.first, R.first); });
+  return Value;
+}
+
 const ValueFact &AbstractValue::at(const AccessPath &Relative) const {
   for (AccessPath Path = Relative;; Path = Path.parent()) {
     auto It = llvm::find_if(Parts, [&](const Part &P) { return P.first == Path; });

@@ -24,6 +24,10 @@ struct AbstractValue {
 
   AbstractValue() = default;
   AbstractValue(ValueFact Whole) : Whole(std::move(Whole)) {} // NOLINT: a value without parts
+  // The value of Whole with Parts (paths relative to it, none twice), given
+  // in any order: a part and the parts below it are all kept, where set()
+  // would drop those below a part set after them.
+  static AbstractValue withParts(ValueFact Whole, llvm::SmallVector<Part, 0> Parts);
 
   // The fact of the part at Relative: its own, else its nearest listed
   // ancestor's, else Whole.

@@ -124,15 +124,7 @@ ValueFact DeviceFlow::summaryCall(const CallExpr &Call, const FunctionDecl &Call
   // value with parts by field.
   AbstractValue ObjectValue(ValueFact::unknown());
   if (Object && !IsLambda && Method && !Method->isStatic()) {
-    if (OnThis) {
-      for (const auto &[Path, Fact] : Current)
-        if (const auto *Field = dyn_cast<FieldDecl>(Path.root()))
-          if (std::optional<AccessPath> Relative =
-                  AccessPath().child(AccessStep::field(Field))->append(Path))
-            ObjectValue.set(*Relative, Fact);
-    } else {
-      ObjectValue = valueOf(Object);
-    }
+    ObjectValue = OnThis ? objectOf(Current) : valueOf(Object);
     Given.Object = &ObjectValue;
   }
   // A lambda finds what it captured: by reference, as it is now; by copy,

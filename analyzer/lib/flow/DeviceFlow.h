@@ -76,6 +76,10 @@ private:
   // device, a parameter's symbolic device, unknown.
   ValueFact defaultOf(const clang::ValueDecl &Root) const;
   AbstractValue read(const AccessPath &Path) const;
+  // `this` as State holds it: every field State lists, and the parts below
+  // it, as parts by field over an unknown whole. State's iteration order
+  // (its hash order, which follows the fields' addresses) does not matter.
+  AbstractValue objectOf(const FlowState &State) const;
   void write(const Place &Where, const AbstractValue &Value, const clang::Expr *Source,
              clang::SourceLocation At);
   // Drops what is known at Path and below it.

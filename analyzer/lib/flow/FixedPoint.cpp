@@ -52,13 +52,7 @@ bool DeviceFlow::run() {
   resolveCudaGuards();
   if (const std::optional<FlowState> &AtExit = BlockExit[Graph->getExit().getBlockID()]) {
     Current = *AtExit;
-    AbstractValue Object(ValueFact::unknown());
-    for (const auto &[Path, Fact] : *AtExit)
-      if (isa<FieldDecl>(Path.root()))
-        if (std::optional<AccessPath> Part =
-                AccessPath().child(AccessStep::field(cast<FieldDecl>(Path.root()))))
-          if (std::optional<AccessPath> Relative = Part->append(Path))
-            Object.set(*Relative, Fact);
+    AbstractValue Object = objectOf(*AtExit);
     llvm::SmallVector<std::optional<AbstractValue>, 2> ByReference;
     for (const ParmVarDecl *Param : Function.parameters()) {
       QualType Type = Param->getType();
@@ -278,16 +272,16 @@ AbstractValue DeviceFlow::read(const AccessPath &Path) const {
   const ValueDecl &Root = *Path.root();
   if (Facts.body().isEscaped(Root))
     return ValueFact::unknown();
-  AbstractValue Value;
+  ValueFact Whole;
   bool Listed = false;
   for (AccessPath At = Path;; At = At.parent()) {
     if (auto It = Current.find(At); It != Current.end()) {
-      Value.Whole = It->second;
+      Whole = It->second;
       Listed = At == Path;
       break;
     }
     if (At.depth() == 0) {
-      Value.Whole = defaultOf(Root);
+      Whole = defaultOf(Root);
       break;
     }
   }
@@ -295,17 +289,24 @@ AbstractValue DeviceFlow::read(const AccessPath &Path) const {
   // "the device in 'device'", as a Device variable would.
   const FieldDecl *Leaf = Path.depth() ? Path.steps().back().asField() : nullptr;
   ValueKind LeafKind = Leaf ? Model.classify(Leaf->getType()) : ValueKind::Other;
-  if (!Listed && Value.Whole.Devices.isUnknown() &&
+  if (!Listed && Whole.Devices.isUnknown() &&
       (LeafKind == ValueKind::Device || LeafKind == ValueKind::DeviceType))
-    Value.Whole = ValueFact::on(DeviceSet::of(AbstractDevice::symbolic(Leaf)));
+    Whole = ValueFact::on(DeviceSet::of(AbstractDevice::symbolic(Leaf)));
+  llvm::SmallVector<AbstractValue::Part, 0> Parts;
   for (const auto &[At, Fact] : Current)
     if (At != Path && Path.covers(At))
-      Value.Parts.push_back({Path.relativeOf(At), Fact});
-  llvm::sort(Value.Parts, [](const AbstractValue::Part &L, const AbstractValue::Part &R) {
-    llvm::ArrayRef<AccessStep> A = L.first.steps(), B = R.first.steps();
-    return std::lexicographical_compare(A.begin(), A.end(), B.begin(), B.end());
-  });
-  return Value;
+      Parts.push_back({Path.relativeOf(At), Fact});
+  return AbstractValue::withParts(std::move(Whole), std::move(Parts));
+}
+
+AbstractValue DeviceFlow::objectOf(const FlowState &State) const {
+  llvm::SmallVector<AbstractValue::Part, 0> Fields;
+  for (const auto &[Path, Fact] : State)
+    if (const auto *Field = dyn_cast<FieldDecl>(Path.root()))
+      if (std::optional<AccessPath> Relative =
+              AccessPath().child(AccessStep::field(Field))->append(Path))
+        Fields.push_back({*Relative, Fact});
+  return AbstractValue::withParts(ValueFact::unknown(), std::move(Fields));
 }
 
 void DeviceFlow::forget(const AccessPath &Path) {

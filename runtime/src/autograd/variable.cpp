@@ -150,15 +150,15 @@ bool Tensor::requires_grad() const {
 }
 
 Tensor &Tensor::requires_grad_(bool requires_grad) const {
+  const char *op = ops::name(ops::OpId::RequiresGrad, /*in_place=*/true);
   const TensorImpl &impl = impl_ref();
-  PL_CHECK(is_leaf() || requires_grad, Error,
-           "requires_grad_: you can only change requires_grad flags of leaf variables; use "
+  PL_CHECK(is_leaf() || requires_grad, Error, op,
+           ": you can only change requires_grad flags of leaf variables; use "
            "detach() to get a leaf of a non-leaf");
   if (!is_leaf())
     return self_ref();
-  PL_CHECK(!requires_grad || is_floating_type(impl.dtype), Error,
-           "requires_grad_: only tensors of floating point dtype can require gradients, but got ",
-           impl.dtype);
+  PL_CHECK(!requires_grad || is_floating_type(impl.dtype), Error, op,
+           ": only tensors of floating point dtype can require gradients, but got ", impl.dtype);
   if (requires_grad || impl.autograd_meta != nullptr)
     autograd::materialize_meta(*this).requires_grad = requires_grad;
   return self_ref();
@@ -179,7 +179,7 @@ const Tensor &Tensor::grad(SourceLocation loc) const {
   if (meta == nullptr)
     return undefined_tensor();
   if (meta->moved_at.has_value() && meta->grad_fn != nullptr && !meta->retains_grad)
-    detail::guard_non_leaf_parameter("grad", "the tensor", meta->moved_from, device(),
+    detail::guard_non_leaf_parameter(ops::name(ops::OpId::Grad), "the tensor", meta->moved_from, device(),
                                      *meta->moved_at, loc);
   return meta->grad;
 }

@@ -70,7 +70,7 @@ Tensor tensor_from_host(const void *values, std::int64_t count, ScalarType type,
   if (device.is_cpu())
     return host_factory_result(pinned_if_requested(converted, options, loc), options, loc);
   if (options.pinned_memory())
-    check_pinnable("tensor", device);
+    check_pinnable(ops::name(ops::OpId::MakeTensor), device);
   Tensor out = make_tensor(sizes, converted.dtype(), device);
   if (count > 0) {
     backend_of(device).copy_from_host(out.data_ptr(), device.index(), converted.data_ptr(),
@@ -83,9 +83,10 @@ Tensor tensor_from_host(const void *values, std::int64_t count, ScalarType type,
 } // namespace detail
 
 Tensor empty(IntArrayRef sizes, TensorOptions options, SourceLocation loc) {
+  const char *op = ops::name(ops::OpId::Empty);
   const Device device = detail::resolve_device(options.device(), loc);
   if (options.pinned_memory()) {
-    detail::check_pinnable("empty", device);
+    detail::check_pinnable(op, device);
     return detail::host_factory_result(
         detail::make_pinned_tensor(sizes, options.dtype(), detail::pinned_memory_accelerator(), loc), options,
         loc);
@@ -129,20 +130,21 @@ Tensor arange(const Scalar &start, const Scalar &end, TensorOptions options, Sou
 
 Tensor arange(const Scalar &start, const Scalar &end, const Scalar &step, TensorOptions options,
               SourceLocation loc) {
+  const char *op = ops::name(ops::OpId::Arange);
   const double first = start.toDouble();
   const double last = end.toDouble();
   const double increment = step.toDouble();
-  PL_CHECK(increment != 0.0, Error, "arange: step must be nonzero");
+  PL_CHECK(increment != 0.0, Error, op, ": step must be nonzero");
   PL_CHECK(std::isfinite(first) && std::isfinite(last), Error,
-           "arange: start and end must be finite, but got ", start, " and ", end);
+           op, ": start and end must be finite, but got ", start, " and ", end);
   PL_CHECK((increment > 0 && last >= first) || (increment < 0 && last <= first), Error,
-           "arange: upper bound and larger bound inconsistent with step sign (start ", start,
+           op, ": upper bound and larger bound inconsistent with step sign (start ", start,
            ", end ", end, ", step ", step, ")");
   const bool integral = start.isIntegral(true) && end.isIntegral(true) && step.isIntegral(true);
   if (!options.has_dtype())
     options = options.dtype(integral ? kLong : kDefaultFloat);
   const auto count = static_cast<std::int64_t>(std::ceil((last - first) / increment));
-  PL_CHECK(count <= (std::int64_t{1} << 40), AllocationError, "arange: ", count,
+  PL_CHECK(count <= (std::int64_t{1} << 40), AllocationError, op, ": ", count,
            " elements is too many");
   std::vector<double> values(static_cast<std::size_t>(count));
   for (std::int64_t i = 0; i < count; ++i)
@@ -155,9 +157,10 @@ Tensor arange(const Scalar &start, const Scalar &end, const Scalar &step, Tensor
 }
 
 Tensor randn(IntArrayRef sizes, TensorOptions options, SourceLocation loc) {
+  const char *op = ops::name(ops::OpId::Randn);
   const Device device = detail::resolve_device(options.device(), loc);
   PL_CHECK(is_floating_type(options.dtype()), DTypeError,
-           "randn: expects a floating dtype, but got ", options.dtype());
+           op, ": expects a floating dtype, but got ", options.dtype());
   std::vector<double> values(static_cast<std::size_t>(element_count(sizes)));
   {
     std::lock_guard lock(generator_mutex());
@@ -172,9 +175,10 @@ Tensor randn(IntArrayRef sizes, TensorOptions options, SourceLocation loc) {
 }
 
 Tensor rand(IntArrayRef sizes, TensorOptions options, SourceLocation loc) {
+  const char *op = ops::name(ops::OpId::Rand);
   const Device device = detail::resolve_device(options.device(), loc);
   PL_CHECK(is_floating_type(options.dtype()), DTypeError,
-           "rand: expects a floating dtype, but got ", options.dtype());
+           op, ": expects a floating dtype, but got ", options.dtype());
   std::vector<double> values(static_cast<std::size_t>(element_count(sizes)));
   {
     std::lock_guard lock(generator_mutex());
@@ -198,20 +202,21 @@ namespace {
 // Without explicit strides, the blob is contiguous.
 Tensor wrap_blob(void *data, IntArrayRef sizes, std::optional<IntArrayRef> explicit_strides,
                  std::function<void(void *)> deleter, TensorOptions options, SourceLocation loc) {
+  const char *op = ops::name(ops::OpId::FromBlob);
   const Device device = detail::resolve_device(options.device(), loc);
   PL_CHECK(sizes.size() <= static_cast<std::size_t>(backend::kMaxDims), ShapeError,
-           "from_blob: tensors have at most ", backend::kMaxDims, " dimensions");
+           op, ": tensors have at most ", backend::kMaxDims, " dimensions");
   PL_CHECK(!explicit_strides.has_value() || explicit_strides->size() == sizes.size(), ShapeError,
-           "from_blob: ", sizes.size(), " sizes but ", explicit_strides->size(), " strides");
+           op, ": ", sizes.size(), " sizes but ", explicit_strides->size(), " strides");
   const DimVector strides = explicit_strides.has_value() ? DimVector(*explicit_strides)
                                                          : detail::contiguous_strides(sizes);
   PL_CHECK(data != nullptr || element_count(sizes) == 0, Error,
-           "from_blob: data is null for a non-empty tensor");
+           op, ": data is null for a non-empty tensor");
   std::int64_t extent = 1; // elements spanned: 1 + sum (size-1)*stride
   std::int64_t numel = 1;
   for (std::size_t i = 0; i < sizes.size(); ++i) {
     PL_CHECK(sizes[i] >= 0 && strides[i] >= 0, ShapeError,
-             "from_blob: sizes and strides must be non-negative");
+             op, ": sizes and strides must be non-negative");
     numel *= sizes[i];
     extent += (sizes[i] - 1) * strides[i];
   }

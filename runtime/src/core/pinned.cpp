@@ -43,7 +43,7 @@ Tensor pinned_if_requested(Tensor made, const TensorOptions &options, std::sourc
 
 Tensor Tensor::pin_memory(SourceLocation loc) const {
   const TensorImpl &impl = impl_ref();
-  detail::check_pinnable("pin_memory", impl.device);
+  detail::check_pinnable(ops::name(ops::OpId::PinMemory), impl.device);
   if (impl.storage->is_pinned())
     return *this;
   Tensor pinned = detail::make_pinned_tensor(impl.sizes, impl.dtype, detail::pinned_memory_accelerator(), loc);

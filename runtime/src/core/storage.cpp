@@ -31,8 +31,8 @@ StorageImpl::StorageImpl(std::size_t nbytes, PinnedFor pinned)
   if (nbytes_ == 0)
     return;
   data_ = backend::backend_for(pinned.accelerator).allocate_pinned_host(nbytes_);
-  PL_CHECK(data_ != nullptr, DeviceError, "pin_memory: ", Device(pinned.accelerator),
-           " devices have no pinned host memory");
+  PL_CHECK(data_ != nullptr, DeviceError, ops::name(ops::OpId::PinMemory), ": ",
+           Device(pinned.accelerator), " devices have no pinned host memory");
 }
 
 StorageImpl::~StorageImpl() {
