@@ -7,6 +7,9 @@
 
 #include "flow/AbstractValue.h"
 
+#include <cstring>
+#include <utility>
+
 #include <gmock/gmock.h>
 #include <gtest/gtest.h>
 
@@ -177,6 +180,35 @@ void f() {
 }
 )cpp"),
               ElementsAre("cpu or cuda:1", "cpu or cuda:0"));
+}
+
+// A map's entry named by a constant key is the step the key's text names:
+// the same in every function and unit, whichever keys were met before and
+// in whichever order (no table that grows with each analysis).
+TEST(AccessPathTest, MapKeysAreTheirTextWhateverWasAnalysedBefore) {
+  const AccessStep Ids = AccessStep::key("ids");
+  EXPECT_TRUE(Ids.isKey());
+  EXPECT_EQ(Ids.asField(), nullptr);
+  EXPECT_NE(Ids, AccessStep::key("mask"));
+  EXPECT_FALSE(AccessStep::element(0).isKey());
+  for (auto [First, Second] : {std::pair{"ids", "mask"}, std::pair{"mask", "ids"}}) {
+    std::string Program = R"cpp(
+void f(Device dev) {
+  std::map<std::string, Tensor> batch;
+  batch["FIRST"] = zeros({2}).to(dev);
+  batch["SECOND"] = zeros({2});
+  probe(batch["FIRST"]);
+  probe(batch.at("SECOND"));
+}
+)cpp";
+    for (auto [Name, Key] : {std::pair{"FIRST", First}, std::pair{"SECOND", Second}})
+      for (size_t At = Program.find(Name); At != std::string::npos; At = Program.find(Name))
+        Program.replace(At, std::strlen(Name), Key);
+    EXPECT_THAT(devicesAtProbes("#include <string>\n" + Program),
+                ElementsAre("the device in 'dev'", "cpu"))
+        << "with \"" << First << "\" first";
+  }
+  EXPECT_EQ(AccessStep::key("ids"), Ids);
 }
 
 // AbstractValue's join, on parts made up of fake fields: commutative,

@@ -12,6 +12,8 @@
 #include "llvm/ADT/DenseMapInfo.h"
 #include "llvm/ADT/Hashing.h"
 #include "llvm/ADT/SmallVector.h"
+#include "llvm/ADT/StringRef.h"
+#include "llvm/Support/xxhash.h"
 
 #include <array>
 #include <cstdint>
@@ -25,25 +27,28 @@ class ValueDecl;
 namespace placelint::analysis {
 
 // One step into a value: a field, the element of a tuple or pair, or the
-// entry of a map that a constant key names (`m["mean"]`).
+// entry of a map that a constant key names (`m["mean"]`). The low two bits
+// tell them apart: a field is its FieldDecl's address (aligned to 8), an
+// element its index, a key the 62-bit hash of its text. A key is thus the
+// same step in every function, unit and run, whatever was analysed before,
+// with no table to keep or grow; two of a program's n keys share a hash with
+// odds of about n^2 / 2^63 (10^-13 for a thousand keys).
 class AccessStep {
 public:
   static AccessStep field(const clang::FieldDecl *Field) {
-    return AccessStep(reinterpret_cast<std::uintptr_t>(Field));
+    return AccessStep(reinterpret_cast<std::uintptr_t>(Field) | FieldTag);
   }
-  static AccessStep element(unsigned Index) { return AccessStep((Index << 1) | 1); }
-  // Key: the key's number, from the analysis' table of the keys it has seen.
-  static AccessStep key(unsigned Key) { return element(kFirstKey + Key); }
-  bool isKey() const {
-    std::optional<unsigned> Index = asElement();
-    return Index && *Index >= kFirstKey;
+  static AccessStep element(unsigned Index) {
+    return AccessStep((std::uintptr_t(Index) << TagBits) | ElementTag);
   }
+  static AccessStep key(llvm::StringRef Text) {
+    return AccessStep((std::uintptr_t(llvm::xxh3_64bits(Text)) << TagBits) | KeyTag);
+  }
+  bool isKey() const { return (Bits & TagMask) == KeyTag; }
 
   const clang::FieldDecl *asField() const {
-    return Bits & 1 ? nullptr : reinterpret_cast<const clang::FieldDecl *>(Bits);
-  }
-  std::optional<unsigned> asElement() const {
-    return Bits & 1 ? std::optional<unsigned>(static_cast<unsigned>(Bits >> 1)) : std::nullopt;
+    return (Bits & TagMask) == FieldTag ? reinterpret_cast<const clang::FieldDecl *>(Bits)
+                                        : nullptr;
   }
   std::uintptr_t bits() const { return Bits; }
 
@@ -51,7 +56,9 @@ public:
   friend bool operator<(AccessStep L, AccessStep R) { return L.Bits < R.Bits; }
 
 private:
-  static constexpr unsigned kFirstKey = 1u << 20; // past any tuple's size
+  static_assert(sizeof(std::uintptr_t) == 8, "a key's hash takes 62 bits");
+  static constexpr unsigned TagBits = 2;
+  static constexpr std::uintptr_t TagMask = 3, FieldTag = 0, ElementTag = 1, KeyTag = 2;
   explicit AccessStep(std::uintptr_t Bits) : Bits(Bits) {}
   std::uintptr_t Bits;
 };

@@ -8,7 +8,6 @@
 #include "placelint/analysis/DeviceString.h"
 
 #include "clang/AST/ASTContext.h"
-#include "llvm/ADT/StringMap.h"
 
 namespace placelint::analysis {
 
@@ -80,8 +79,7 @@ std::optional<AccessStep> keyStep(const Expr *Key) {
   const auto *Literal = Key ? dyn_cast<StringLiteral>(constructedFrom(Key)) : nullptr;
   if (!Literal || !Literal->isOrdinary())
     return std::nullopt;
-  thread_local llvm::StringMap<unsigned> Keys;
-  return AccessStep::key(Keys.try_emplace(Literal->getString(), Keys.size()).first->second);
+  return AccessStep::key(Literal->getString());
 }
 
 // A pair's member read through a range-for variable over a map (`for (auto
