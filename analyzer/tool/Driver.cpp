@@ -13,6 +13,8 @@
 #include "llvm/Support/WithColor.h"
 #include "llvm/Support/raw_ostream.h"
 
+#include <optional>
+
 namespace placelint::tool {
 
 namespace {
@@ -78,33 +80,20 @@ int listChecks(const ToolOptions &Options, llvm::StringRef File) {
   return ExitClean;
 }
 
-llvm::Error writeReport(const ToolOptions &Options, const RunReport &Report,
-                        SourceCache &Sources) {
-  auto Emit = [&](llvm::raw_ostream &OS) {
-    switch (Options.Format) {
-    case OutputFormat::Text:
-      emitText(Report, Sources, OS);
-      break;
-    case OutputFormat::Json:
-      emitJson(Report, OS);
-      break;
-    case OutputFormat::Sarif:
-      emitSarif(Report, Sources, OS);
-      break;
-    }
-  };
-  if (!Options.Output) {
-    Emit(llvm::outs());
-    llvm::outs().flush();
-    return llvm::Error::success();
+void writeReport(const ToolOptions &Options, const RunReport &Report, SourceCache &Sources,
+                 llvm::raw_ostream &OS) {
+  switch (Options.Format) {
+  case OutputFormat::Text:
+    emitText(Report, Sources, OS);
+    break;
+  case OutputFormat::Json:
+    emitJson(Report, OS);
+    break;
+  case OutputFormat::Sarif:
+    emitSarif(Report, Sources, OS);
+    break;
   }
-  std::error_code EC;
-  llvm::raw_fd_ostream Out(*Options.Output, EC, llvm::sys::fs::OF_Text);
-  if (EC)
-    return llvm::createStringError(EC, "cannot write '%s': %s", Options.Output->c_str(),
-                                   EC.message().c_str());
-  Emit(Out);
-  return llvm::Error::success();
+  OS.flush();
 }
 
 int exitCode(const ToolOptions &Options, const RunReport &Report) {
@@ -160,6 +149,16 @@ int runAnalysis(const ToolOptions &Options) {
     Accepted = std::move(*Loaded);
   }
 
+  // Opened before the analysis, so that a path that cannot be written fails
+  // the run at once rather than after every unit was analysed.
+  std::optional<llvm::raw_fd_ostream> OutputFile;
+  if (Options.Output) {
+    std::error_code EC;
+    OutputFile.emplace(*Options.Output, EC, llvm::sys::fs::OF_Text);
+    if (EC)
+      return fail("cannot write '" + *Options.Output + "': " + EC.message());
+  }
+
   bool ShowProgress = !Options.Quiet && llvm::sys::Process::StandardErrIsDisplayed();
   auto Progress = [&](unsigned Done, unsigned Total, llvm::StringRef File) {
     if (ShowProgress)
@@ -184,8 +183,7 @@ int runAnalysis(const ToolOptions &Options) {
   SourceCache Sources;
   // Emit before fixing: the report's snippets and columns describe the
   // code that was analysed.
-  if (llvm::Error Err = writeReport(Options, Report, Sources))
-    return fail(std::move(Err));
+  writeReport(Options, Report, Sources, OutputFile ? *OutputFile : llvm::outs());
   if (Options.Fix) {
     llvm::Expected<FixOutcome> Outcome = applyFixes(Report);
     if (!Outcome)

@@ -42,7 +42,9 @@ void emitText(const RunReport &Report, SourceCache &Sources, llvm::raw_ostream &
       emitDiagnostic(N.Location, "note", N.Message, "", Sources, OS);
   }
   for (const Notification &N : Report.Notifications) {
-    if (N.Kind == NotificationKind::CompileError) {
+    // A compile error without a place (a file the compile database names
+    // that is gone) still names its unit, as other notifications do.
+    if (N.Kind == NotificationKind::CompileError && N.Location) {
       emitDiagnostic(N.Location, "error", N.Message, "clang-diagnostic-error", Sources, OS);
       continue;
     }

@@ -8,6 +8,7 @@
 #include "clang-tidy/ClangTidyDiagnosticConsumer.h"
 #include "clang/Tooling/ArgumentsAdjusters.h"
 #include "clang/Tooling/CommonOptionsParser.h"
+#include "llvm/Support/FileSystem.h"
 #include "llvm/Support/MemoryBuffer.h"
 #include "llvm/Support/Process.h"
 #include "llvm/Support/VirtualFileSystem.h"
@@ -115,6 +116,15 @@ UnitReport analyzeUnit(std::unique_ptr<clang::tooling::CompilationDatabase> Data
                        llvm::StringRef File, const TidySettings &Settings) {
   UnitReport Report;
   Report.File = File.str();
+  // A compile database may name a file that is gone (deleted, or generated
+  // by a build step not run yet): one message that says so, rather than the
+  // three the compiler driver gives.
+  if (std::error_code EC = llvm::sys::fs::access(File, llvm::sys::fs::AccessMode::Exist)) {
+    Report.Notifications.push_back(
+        {NotificationKind::CompileError, Report.File,
+         "cannot read the file the compile database names: " + EC.message()});
+    return Report;
+  }
   auto Provider = createOptionsProvider(Settings);
   if (!Provider) {
     Report.Notifications.push_back(

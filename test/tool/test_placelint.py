@@ -385,6 +385,61 @@ class BrokenFile(ToolTest):
                                         r"'no_such_method'")
 
 
+
+class BadInput(ToolTest):
+    """Bad input reaches the user as one clear error naming the file, the
+    other units' findings are still written, and the exit status is 2 (a
+    unit clang cannot parse: BrokenFile)."""
+
+    def test_a_file_the_database_names_that_is_gone(self):
+        units = self.sample.units()
+        gone = dict(units[0])
+        gone["file"] = os.path.join(self.sample.root, "src", "generated.cpp")
+        gone["command"] = gone["command"].replace(units[0]["file"], gone["file"])
+        with open(os.path.join(self.sample.build, "compile_commands.json"), "w",
+                  encoding="utf-8") as db:
+            json.dump(units + [gone], db)
+        result = self.sample.run("--format=json")
+        self.assertEqual(2, result.returncode, result.stderr)
+        document = json.loads(result.stdout)
+        self.assertEqual(self.sample.expected(), json_findings(document))
+        (notification,) = document["notifications"]
+        self.assertEqual("src/generated.cpp", notification["file"])
+        self.assertIn("compile database names: No such file", notification["message"])
+        text = self.sample.run()
+        self.assertEqual(2, text.returncode)
+        self.assertRegex(text.stdout, r"src/generated\.cpp: error: cannot read the file")
+
+    def test_a_truncated_baseline(self):
+        baseline = self.sample.path("baseline.json")
+        self.assertEqual(1, self.sample.run("--write-baseline=" + baseline).returncode)
+        self.sample.write("baseline.json", self.sample.read("baseline.json")[:100])
+        result = self.sample.run("--baseline=baseline.json")
+        self.assertEqual(2, result.returncode)
+        self.assertIn("baseline 'baseline.json' is not JSON", result.stderr)
+
+    def test_a_truncated_shard_log_is_named_by_merge(self):
+        log = self.sample.path("shard.sarif")
+        result = self.sample.run("--format=sarif", "--output=" + log)
+        self.assertEqual(1, result.returncode, result.stderr)
+        self.sample.write("shard.sarif", self.sample.read("shard.sarif")[:300])
+        merged = self.sample.path("merged.sarif")
+        result = subprocess.run([PLACELINT, "merge", merged, log], capture_output=True, text=True)
+        self.assertEqual(2, result.returncode)
+        self.assertIn("'%s' is not a placelint SARIF log" % log, result.stderr)
+
+    def test_an_output_path_that_cannot_be_written_fails_before_the_analysis(self):
+        result = self.sample.run("--output=no-such-dir/report.txt")
+        self.assertEqual(2, result.returncode)
+        self.assertIn("cannot write 'no-such-dir/report.txt': No such file or directory",
+                      result.stderr)
+        self.assertNotIn("analysed", result.stderr)
+
+    def test_a_malformed_option_value(self):
+        result = self.sample.run("-j", "two")
+        self.assertEqual(2, result.returncode)
+        self.assertIn("-j option: 'two' value invalid", result.stderr)
+
 class CrashingFile(ToolTest):
     with_crashing_file = True
 
