@@ -332,8 +332,13 @@ public:
       : Facts(Facts), Loop(Loop), Model(Model) {}
 
   bool VisitDeclRefExpr(DeclRefExpr *Ref) {
-    if (const auto *Var = dyn_cast<VarDecl>(Ref->getDecl()))
-      if (Facts.isDeclaredIn(*Var, Loop) || Facts.isChangedIn(*Var, Loop))
+    // A structured binding is a part of the variable it decomposes.
+    const ValueDecl *Named = Ref->getDecl();
+    if (const auto *Binding = dyn_cast<BindingDecl>(Named))
+      Named = Binding->getDecomposedDecl();
+    if (const auto *Var = dyn_cast_or_null<VarDecl>(Named))
+      if (Facts.isChangedIn(*Var, Loop) ||
+          (Facts.isDeclaredIn(*Var, Loop) && !Facts.holdsInvariantValue(*Var, Loop)))
         Invariant = false;
     return Invariant;
   }
@@ -374,6 +379,42 @@ private:
 };
 
 } // namespace
+
+namespace {
+
+// Whether an initializer only rearranges values it is given: copies,
+// references, holders built by std (a container, pair, tuple, optional,
+// smart pointer) and reads from them. Anything it calls outside std (a
+// factory, an op, a helper) makes a new value on each iteration.
+class HolderOnly : public RecursiveASTVisitor<HolderOnly> {
+public:
+  bool VisitCallExpr(CallExpr *Call) {
+    Rearranges &= isStdCall(*Call);
+    return Rearranges;
+  }
+  bool VisitLambdaExpr(LambdaExpr *) {
+    Rearranges = false;
+    return false;
+  }
+  bool Rearranges = true;
+};
+
+} // namespace
+
+bool BodyFacts::holdsInvariantValue(const VarDecl &Var, const Stmt &Loop) {
+  auto [It, Inserted] = LoopLocalInvariant.try_emplace({&Var, &Loop}, false);
+  if (!Inserted)
+    return It->second;
+  const Expr *Init = Var.getInit();
+  if (!Init || RangeOfLoopVar.contains(&Var) || isChangedIn(Var, Loop))
+    return false;
+  HolderOnly Holder;
+  Holder.TraverseStmt(const_cast<Expr *>(Init));
+  // Looked up again: the recursion into the initializer may have grown the map.
+  bool Invariant = Holder.Rearranges && isInvariantIn(*Init, Loop);
+  LoopLocalInvariant[{&Var, &Loop}] = Invariant;
+  return Invariant;
+}
 
 bool BodyFacts::isInvariantIn(const Expr &E, const Stmt &Loop) {
   InvarianceChecker Checker(*this, Loop, Model);

@@ -54,6 +54,11 @@ public:
   // iteration: it reads only variables that do not change in Loop and calls
   // nothing but constructors and the tensor API.
   bool isInvariantIn(const clang::Expr &Expr, const clang::Stmt &Loop);
+  // Whether Var, declared inside Loop, holds the same value on every
+  // iteration: never changed, and initialised by only rearranging invariant
+  // values (`std::vector<Tensor> held{w};`, `auto &alias = w;`,
+  // `auto [a, b] = std::make_pair(w, 0);`). A range-for's variable does not.
+  bool holdsInvariantValue(const clang::VarDecl &Var, const clang::Stmt &Loop);
 
   llvm::ArrayRef<const clang::CXXMemberCallExpr *> discardedTransfers() const {
     return DiscardedTransfers;
@@ -122,6 +127,7 @@ private:
   llvm::DenseSet<const clang::ValueDecl *> HeldByOptimizer;
   llvm::DenseSet<const clang::Stmt *> OptimizerLoops;
   llvm::DenseMap<std::pair<const clang::ValueDecl *, const clang::Stmt *>, bool> Changed;
+  llvm::DenseMap<std::pair<const clang::VarDecl *, const clang::Stmt *>, bool> LoopLocalInvariant;
 };
 
 } // namespace placelint::analysis

@@ -97,6 +97,34 @@ const ValueDecl *rootDecl(const Expr *E) {
   return nullptr;
 }
 
+bool isStdCall(const CallExpr &Call) {
+  const FunctionDecl *Callee = Call.getDirectCallee();
+  if (const auto *Method = dyn_cast_or_null<CXXMethodDecl>(Callee))
+    return Method->getParent()->isInStdNamespace();
+  return Callee && Callee->isInStdNamespace();
+}
+
+const ValueDecl *rootDeclThroughHolders(const Expr *E) {
+  while (E) {
+    if (const ValueDecl *Root = rootDecl(E))
+      return Root;
+    E = E->IgnoreParenImpCasts();
+    if (const auto *Ref = dyn_cast<DeclRefExpr>(E))
+      if (const auto *Binding = dyn_cast<BindingDecl>(Ref->getDecl()))
+        return Binding->getDecomposedDecl();
+    const auto *Call = dyn_cast<CallExpr>(E);
+    if (!Call || !isStdCall(*Call))
+      return nullptr;
+    if (const auto *Method = dyn_cast<CXXMemberCallExpr>(Call))
+      E = Method->getImplicitObjectArgument();
+    else if (Call->getNumArgs() == 1)
+      E = Call->getArg(0);
+    else
+      return nullptr;
+  }
+  return nullptr;
+}
+
 const Expr *moduleOperand(const Expr *E) {
   while (E) {
     E = E->IgnoreParenImpCasts();

@@ -29,6 +29,12 @@ const clang::ValueDecl *trackedDecl(const clang::Expr *E);
 // The variable (as trackedDecl) a part of which E names: `batch` for
 // `batch.images`, `v` for `v[i]`, `cfg` for `cfg->device`.
 const clang::ValueDecl *rootDecl(const clang::Expr *E);
+// A call of a function or method of namespace std.
+bool isStdCall(const clang::CallExpr &Call);
+// rootDecl, also through what std holders give back: `held.at(k)`,
+// `held.value()`, `std::get<1>(held)`, `std::move(held)`, and a structured
+// binding (the variable it decomposes).
+const clang::ValueDecl *rootDeclThroughHolders(const clang::Expr *E);
 
 // The module variable behind `model`, `model->`, `*model`.
 const clang::ValueDecl *moduleDecl(const clang::Expr *E);

@@ -6,6 +6,9 @@
 // (a 0-dim cpu element is no exception).
 #include <torch/torch.h>
 
+#include <array>
+#include <optional>
+
 void consume(const torch::Tensor &t);
 torch::Tensor loadChunk(int i);
 
@@ -68,4 +71,38 @@ void rangeForOverAList(const torch::Tensor &weights) {
     // CHECK-MESSAGES: :[[@LINE-1]]:15: warning: 'b' is on cpu but 'w' is on cuda in call to 'matmul' [placement-mixed-device]
     // CHECK-MESSAGES: :[[@LINE-3]]:29: note: 'b' was assigned a tensor on cpu here
     // CHECK-MESSAGES: :[[@LINE-5]]:42: note: 'w' was moved to cuda here
+}
+
+// Holders filled from a braced list or a single value are what they hold:
+// std::array's elements (its braces elided around a C array), an optional's
+// value.
+void heldInAnArray(const torch::Tensor &input) {
+  torch::Tensor weights = torch::ones({4});
+  std::array<torch::Tensor, 2> held{input.cuda(), input.cuda() * 2};
+  consume(held[0] * weights);
+  // CHECK-MESSAGES: :[[@LINE-1]]:19: warning: 'held[0]' is on cuda but 'weights' is on cpu in call to 'operator*' [placement-mixed-device]
+  // CHECK-MESSAGES: :[[@LINE-3]]:43: note: 'held[0]' was moved to cuda here
+  // CHECK-MESSAGES: :[[@LINE-5]]:27: note: 'weights' was created on cpu here
+}
+
+void heldInAnArrayOnOneDevice(const torch::Tensor &input) {
+  torch::Tensor weights = torch::ones({4}).cuda();
+  std::array<torch::Tensor, 2> held{input.cuda(), input.cuda() * 2};
+  consume(held[0] * weights);
+}
+
+void heldInAnOptional(const torch::Tensor &input) {
+  torch::Tensor weights = torch::ones({4});
+  std::optional<torch::Tensor> held{weights};
+  consume(input.cuda() * held.value());
+  // CHECK-MESSAGES: :[[@LINE-1]]:24: warning: 'input.cuda()' is on cuda but 'held.value()' is on cpu in call to 'operator*' [placement-mixed-device]
+  // CHECK-MESSAGES: :[[@LINE-2]]:17: note: 'input.cuda()' was moved to cuda here
+  // CHECK-MESSAGES: :[[@LINE-5]]:27: note: 'held.value()' was created on cpu here
+}
+
+void heldInAnOptionalOnTheDevice(const torch::Tensor &input) {
+  torch::Tensor weights = torch::ones({4}).cuda();
+  std::optional<torch::Tensor> held{weights};
+  consume(input.cuda() * held.value());
+  consume(input.cuda() * *held);
 }

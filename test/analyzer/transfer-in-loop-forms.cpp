@@ -6,6 +6,10 @@
 // type's own to() called once per batch moves fresh data, and so do slices
 // of a dataset and the batches of an iterator advanced in the loop.
 #include <torch/torch.h>
+#include <map>
+#include <optional>
+#include <string>
+#include <utility>
 #include <vector>
 
 void consume(const torch::Tensor &t);
@@ -138,4 +142,56 @@ void batchMoveDiscarded(torch::Device device, const std::vector<Batch> &loader) 
     // CHECK-MESSAGES: :[[@LINE-1]]:11: warning: the result of 'to' is discarded; 'batch' is not moved in place [placement-discarded-transfer]
     consume(batch.images);
   }
+}
+
+// A holder filled in the loop from a tensor that does not change holds that
+// same tensor on every iteration: an element read back by a constant index
+// or key, a structured binding (of a pair none of whose parts changes: the
+// pair is judged whole).
+void weightsHeldInAVectorEveryStep(torch::Device device, const torch::Tensor &weights, int steps) {
+  for (int step = 0; step < steps; ++step) {
+    std::vector<torch::Tensor> held{weights};
+    consume(held[0].to(device));
+    // CHECK-MESSAGES: :[[@LINE-1]]:21: warning: 'held[0]' is moved to the device in 'device' on every iteration but does not change in the loop [placement-transfer-in-loop]
+    // CHECK-MESSAGES: :[[@LINE-4]]:3: note: hoist the transfer before this loop
+  }
+}
+
+void weightsHeldInAMapEveryStep(torch::Device device, const torch::Tensor &weights, int steps) {
+  for (int step = 0; step < steps; ++step) {
+    std::map<std::string, torch::Tensor> held{{"weights", weights}};
+    consume(held.at("weights").to(device));
+    // CHECK-MESSAGES: :[[@LINE-1]]:32: warning: 'held.at("weights")' is moved to the device in 'device' on every iteration but does not change in the loop [placement-transfer-in-loop]
+    // CHECK-MESSAGES: :[[@LINE-4]]:3: note: hoist the transfer before this loop
+  }
+}
+
+void weightsBoundFromAPairEveryStep(torch::Device device, const torch::Tensor &weights, int steps) {
+  for (int step = 0; step < steps; ++step) {
+    auto [held, tag] = std::make_pair(weights, 0);
+    consume(held.to(device));
+    // CHECK-MESSAGES: :[[@LINE-1]]:18: warning: 'held' is moved to the device in 'device' on every iteration but does not change in the loop [placement-transfer-in-loop]
+    // CHECK-MESSAGES: :[[@LINE-4]]:3: note: hoist the transfer before this loop
+  }
+}
+
+// Not the same tensor: an element chosen by the step, a holder of a tensor
+// made in the loop, a loop variable.
+void batchHeldByTheStep(torch::Device device, const std::vector<torch::Tensor> &batches) {
+  for (size_t step = 0; step < batches.size(); ++step) {
+    std::vector<torch::Tensor> held{batches[step]};
+    consume(held[0].to(device));
+  }
+}
+
+void noiseHeldEveryStep(torch::Device device, int steps) {
+  for (int step = 0; step < steps; ++step) {
+    std::optional<torch::Tensor> noise{torch::randn({4})};
+    consume(noise.value().to(device));
+  }
+}
+
+void pairsWalkedByTheLoop(torch::Device device, const std::vector<std::pair<torch::Tensor, int>> &batches) {
+  for (const auto &[batch, label] : batches)
+    consume(batch.to(device));
 }

@@ -17,6 +17,9 @@ ValueFact DeviceFlow::evaluateConstruct(const CXXConstructExpr &Construct) {
                 Construct.getConstructor()->isCopyOrMoveConstructor();
   if (IsCopy && Kind != ValueKind::Other)
     return yield(Construct, valueOf(Construct.getArg(0)));
+  // `std::optional<Tensor> held{t}`: an optional is what it was made from.
+  if (Kind != ValueKind::Other && Construct.getNumArgs() == 1 && ApiModel::isOptional(Construct.getType()))
+    return yield(Construct, valueOf(Construct.getArg(0)));
   llvm::SmallVector<const Expr *, 4> Args(Construct.arguments());
   if (std::optional<llvm::ArrayRef<const Expr *>> Optimizer =
           Model.optimizerArguments(Construct))
@@ -77,8 +80,15 @@ ValueFact DeviceFlow::constructByUser(const CXXConstructExpr &Construct) {
 ValueFact DeviceFlow::evaluateInitList(const InitListExpr &List) {
   ValueKind Kind = Model.classify(List.getType());
   llvm::ArrayRef<const Expr *> Inits(List.getInits(), List.getNumInits());
-  if (Kind == ValueKind::TensorList)
+  if (Kind == ValueKind::TensorList) {
+    // `std::array<Tensor, 2>{a, b}`: its one member, a C array, holds them
+    // (the braces elided around it are explicit in the AST).
+    if (Inits.size() == 1)
+      if (const auto *Inner = dyn_cast<InitListExpr>(Inits[0]->IgnoreImplicit());
+          Inner && Inner->getType()->isArrayType())
+        Inits = llvm::ArrayRef(Inner->getInits(), Inner->getNumInits());
     return newList(List, Inits);
+  }
   const CXXRecordDecl *Record = List.getType()->getAsCXXRecordDecl();
   if (Kind != ValueKind::Aggregate || !Record || Record->getNumBases() != 0 ||
       List.getNumInits() == 0)

@@ -86,12 +86,13 @@ bool isInvariant(const Transfer &T, const Stmt &Loop, BodyFacts &Body) {
   std::optional<AbstractDevice> To = T.Target.single();
   if (T.IsSync || (From && To && compare(*From, *To) == Agreement::Same))
     return false;
-  // A variable, or a field of one (`rollout.observations`).
+  // A variable, a field of one (`rollout.observations`), or what holds it:
+  // an element, an optional's value, a reference, read with an index that
+  // does not change (`held[0]` of `std::vector<Tensor> held{w}` made in the
+  // loop from `w`, which does not change, is `w`).
   const Expr *Receiver = stripCopies(T.Call->getImplicitObjectArgument());
-  const ValueDecl *Source = rootDecl(Receiver);
-  if (!Source || (!trackedDecl(Receiver) && !isa<MemberExpr>(Receiver->IgnoreParenImpCasts())))
-    return false;
-  if (const auto *Var = dyn_cast<VarDecl>(Source); Var && Body.isDeclaredIn(*Var, Loop))
+  const ValueDecl *Source = rootDeclThroughHolders(Receiver);
+  if (!Source)
     return false;
   return !Body.isChangedIn(*Source, Loop) && Body.isInvariantIn(*Receiver, Loop) &&
          llvm::all_of(T.Call->arguments(),
