@@ -82,6 +82,14 @@ public:
     return true;
   }
 
+  bool VisitCallExpr(CallExpr *Call) {
+    if (!Loops.empty()) {
+      Facts.LoopOfAnyCall[Call] = Loops.back();
+      if (PeriodicInLoop.back())
+        Facts.Periodic.insert(Call);
+    }
+    return true;
+  }
   bool VisitCXXMemberCallExpr(CXXMemberCallExpr *Call) {
     if (!Loops.empty() && isTensorMethod(*Call)) {
       Facts.LoopOfCall[Call] = Loops.back();

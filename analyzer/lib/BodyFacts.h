@@ -39,6 +39,8 @@ public:
   // The innermost loop (for, while, do, range-for) around a tensor method
   // call, or null.
   const clang::Stmt *loopAround(const clang::Expr &Call) const;
+  // The innermost loop around any call (a helper's, a lambda's), or null.
+  const clang::Stmt *loopAroundCall(const clang::Expr &Call) const { return LoopOfAnyCall.lookup(&Call); }
   // Whether Var is declared inside Loop (the range-for variable included).
   bool isDeclaredIn(const clang::VarDecl &Var, const clang::Stmt &Loop) const;
   // Whether Var (a variable, or a field of `this`) may change during Loop:
@@ -47,8 +49,9 @@ public:
   // optimizer that steps in the loop, or, for a field, any non-const method
   // of `this` called in the loop.
   bool isChangedIn(const clang::ValueDecl &Var, const clang::Stmt &Loop);
-  // Whether Call runs only on some iterations of its loop: under an `if`
-  // whose condition takes a remainder (`if (step % 100 == 0)`).
+  // Whether a call (of the tensor API or any other) runs only on some
+  // iterations of its loop: under an `if` whose condition takes a remainder
+  // (`if (step % 100 == 0)`).
   bool isPeriodic(const clang::Expr &Call) const { return Periodic.contains(&Call); }
   // Whether Expr, evaluated inside Loop, gives the same value on every
   // iteration: it reads only variables that do not change in Loop and calls
@@ -109,6 +112,7 @@ private:
   bool MentionsApi = false;
   bool MovesThis = false;
   llvm::DenseMap<const clang::Expr *, const clang::Stmt *> LoopOfCall;
+  llvm::DenseMap<const clang::Expr *, const clang::Stmt *> LoopOfAnyCall;
   llvm::DenseMap<const clang::Stmt *, const clang::Stmt *> ParentLoop;
   llvm::DenseMap<const clang::VarDecl *, const clang::Stmt *> LoopOfDecl;
   llvm::DenseSet<const clang::ValueDecl *> Escaped;

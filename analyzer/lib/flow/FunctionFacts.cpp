@@ -69,6 +69,11 @@ void FunctionFacts::record(CalleeFailure Failure) {
   keepLatest(CalleeFailures, CalleeFailureIndex, At, std::move(Failure));
 }
 
+void FunctionFacts::record(TransferThroughCall Moved) {
+  std::pair<const Expr *, const Expr *> At{Moved.Transfer.Call, Moved.Through};
+  keepLatest(CalleeTransfers, CalleeTransferIndex, At, std::move(Moved));
+}
+
 void FunctionFacts::record(ParameterUse Use) {
   std::pair<const Expr *, const Expr *> At{Use.Where, Use.Tensor};
   keepLatest(ParameterUses, ParameterUseIndex, At, std::move(Use));

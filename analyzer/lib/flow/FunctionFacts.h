@@ -107,6 +107,15 @@ struct EntryFacts {
   std::optional<AbstractDevice> InputDevice;
 };
 
+// A transfer in a called function of what a call here gives it (Through:
+// that call; Given: the expressions given for the transfer's inputs, null
+// for a captured variable, which Transfer.Inputs names).
+struct TransferThroughCall {
+  CalleeTransfer Transfer;
+  const clang::Expr *Through = nullptr;
+  llvm::SmallVector<const clang::Expr *, 2> Given;
+};
+
 class FunctionFacts {
 public:
   FunctionFacts(const clang::FunctionDecl &Function, BodyFacts &Body)
@@ -123,6 +132,8 @@ public:
   // Operations in the functions this one calls that fail with what the
   // calls give them (Finding.Through: the call here).
   llvm::ArrayRef<CalleeFailure> calleeFailures() const { return CalleeFailures; }
+  // Transfers in the functions this one calls of what the calls give them.
+  llvm::ArrayRef<TransferThroughCall> calleeTransfers() const { return CalleeTransfers; }
   const llvm::DenseMap<const clang::Expr *, ValueFact> &expressions() const {
     return ExprFacts;
   }
@@ -186,6 +197,7 @@ public:
   void record(Transfer T);
   void record(ParameterUse Use);
   void record(CalleeFailure Failure);
+  void record(TransferThroughCall Moved);
   void recordCudaRequest(const clang::Expr &Where, unsigned Block, unsigned DevicesNeeded);
   // After the fixed point: how many devices the checks on the way to each
   // request ensure, and the weakest call when callers' checks count.
@@ -234,6 +246,8 @@ private:
   llvm::DenseMap<const clang::Expr *, unsigned> TransferIndex;
   std::vector<ParameterUse> ParameterUses;
   std::vector<CalleeFailure> CalleeFailures;
+  std::vector<TransferThroughCall> CalleeTransfers;
+  llvm::DenseMap<std::pair<const clang::Expr *, const clang::Expr *>, unsigned> CalleeTransferIndex;
   llvm::DenseMap<std::pair<const clang::Expr *, const clang::Expr *>, unsigned> CalleeFailureIndex;
   llvm::DenseMap<std::pair<const clang::Expr *, const clang::Expr *>, unsigned> ParameterUseIndex;
   std::vector<CudaRequest> CudaRequests;

@@ -51,6 +51,10 @@ private:
 
   // The operations of a function that mismatch, as it was analysed.
   static std::vector<CalleeFailure> mismatchesOf(const FunctionFacts &Facts);
+  // The transfers of Callee, and of what it calls, of tensors its callers
+  // give it, outside its own loops (CallSummary::Transfers).
+  static std::vector<CalleeTransfer> transfersOfInputs(const clang::FunctionDecl &Callee,
+                                                       const FunctionFacts &Facts);
 
   // The fields of a module class as its constructors and other methods
   // leave them: registered parameters, buffers and submodules move with the

@@ -14,6 +14,8 @@
 #include <vector>
 
 namespace clang {
+class ValueDecl;
+class CXXMemberCallExpr;
 class Expr;
 class CXXRecordDecl;
 class FunctionDecl;
@@ -28,6 +30,25 @@ struct EntryFacts;
 struct CalleeFailure {
   MixedDeviceFinding Finding;
   bool Definite = false;
+};
+
+// What a call gives a called function: a parameter (by index), or, for a
+// lambda, a variable of the function that made it.
+struct CallInput {
+  std::optional<unsigned> Parameter;
+  const clang::ValueDecl *Captured = nullptr;
+};
+
+// A transfer that a called function (or one it calls) makes of a tensor the
+// call gives it, with everything else it moves by (the device) given too
+// or fixed in the callee: on every call with the same inputs it is the same
+// copy. Not made in a loop of the callee (its own finding there).
+struct CalleeTransfer {
+  const clang::CXXMemberCallExpr *Call = nullptr;
+  DeviceSet Source;
+  DeviceSet Target;
+  // The tensor moved first, then the inputs the transfer's arguments read.
+  llvm::SmallVector<CallInput, 2> Inputs;
 };
 
 struct CallersGuard {
@@ -61,6 +82,7 @@ struct CallSummary {
   std::vector<CalleeFailure> Failures;
   // Every operation that fails with these inputs (Failures or not).
   std::vector<CalleeFailure> Mismatches;
+  std::vector<CalleeTransfer> Transfers;
 
   static CallSummary unknown() { return {AbstractValue(ValueFact::unknown()), {}, {}}; }
 };

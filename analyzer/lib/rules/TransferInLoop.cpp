@@ -11,6 +11,7 @@
 
 #include "clang/AST/DeclCXX.h"
 #include "clang/AST/ExprCXX.h"
+#include "llvm/ADT/SmallPtrSet.h"
 
 namespace placelint::analysis {
 
@@ -175,10 +176,47 @@ void diagnosePerCall(const Transfer &T, const FunctionFacts &Facts, FindingsHand
   Handler.onInvariantTransferInLoop(Finding);
 }
 
+// Whether what a call here gives a function, for one input of a transfer
+// there, is the same on every iteration of Loop: an invariant expression, or
+// a variable a lambda captured that does not change.
+bool givenUnchanged(const Expr *Given, const CallInput &Input, const Stmt &Loop, BodyFacts &Body) {
+  if (Given)
+    return Body.isInvariantIn(*Given, Loop);
+  const auto *Var = dyn_cast_or_null<VarDecl>(Input.Captured);
+  return Var && !Body.isChangedIn(*Var, Loop) &&
+         (!Body.isDeclaredIn(*Var, Loop) || Body.holdsInvariantValue(*Var, Loop));
+}
+
+// A helper, a lambda or a method called in a loop that moves what the call
+// gives it, the same tensor to the same device on every iteration: the
+// transfer, in the callee, is made once per iteration here.
+void diagnoseThroughCalls(const FunctionFacts &Facts, FindingsHandler &Handler) {
+  BodyFacts &Body = Facts.body();
+  llvm::SmallPtrSet<const Expr *, 4> Reported;
+  for (const TransferThroughCall &Moved : Facts.calleeTransfers()) {
+    const Stmt *Loop = Body.loopAroundCall(*Moved.Through);
+    const CalleeTransfer &T = Moved.Transfer;
+    if (!Loop || Body.isPeriodic(*Moved.Through) || !T.Target.isKnown() || T.Source.isBottom() ||
+        Reported.contains(T.Call))
+      continue;
+    if (std::optional<AbstractDevice> From = T.Source.single(), To = T.Target.single();
+        From && To && compare(*From, *To) == Agreement::Same)
+      continue;
+    bool Unchanged = true;
+    for (unsigned I = 0; Unchanged && I < T.Inputs.size(); ++I)
+      Unchanged = givenUnchanged(Moved.Given[I], T.Inputs[I], *Loop, Body);
+    if (!Unchanged)
+      continue;
+    Reported.insert(T.Call);
+    Handler.onInvariantTransferInLoop({T.Call, T.Call->getImplicitObjectArgument(), Loop, T.Target});
+  }
+}
+
 } // namespace
 
 void diagnoseTransferInLoop(const FunctionFacts &Facts, FindingsHandler &Handler) {
   BodyFacts &Body = Facts.body();
+  diagnoseThroughCalls(Facts, Handler);
   for (const Transfer &T : Facts.transfers()) {
     const Stmt *Loop = Body.loopAround(*T.Call);
     if (!Loop) {
