@@ -26,7 +26,16 @@ public:
     return traverseLoop(S, [&] { return Base::TraverseForStmt(S); });
   }
   bool TraverseWhileStmt(WhileStmt *S) { return traverseLoop(S, [&] { return Base::TraverseWhileStmt(S); }); }
-  bool TraverseDoStmt(DoStmt *S) { return traverseLoop(S, [&] { return Base::TraverseDoStmt(S); }); }
+  bool TraverseDoStmt(DoStmt *S) {
+    // `do { ... } while (false)` (a macro's body, a block to break out of)
+    // runs once: it is no loop.
+    const Expr *Condition = S->getCond()->IgnoreParenImpCasts();
+    const auto *Flag = dyn_cast<CXXBoolLiteralExpr>(Condition);
+    const auto *Number = dyn_cast<IntegerLiteral>(Condition);
+    if ((Flag && !Flag->getValue()) || (Number && Number->getValue() == 0))
+      return Base::TraverseDoStmt(S);
+    return traverseLoop(S, [&] { return Base::TraverseDoStmt(S); });
+  }
   bool TraverseCXXForRangeStmt(CXXForRangeStmt *S) {
     if (S->getLoopVariable() && S->getRangeInit())
       Facts.RangeOfLoopVar[S->getLoopVariable()] = S->getRangeInit();

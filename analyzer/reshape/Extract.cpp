@@ -105,7 +105,7 @@ bool extract(Edit &E, const std::vector<Site> &Sites, const Extraction &X) {
     std::vector<std::string> TypeParameters, Parameters, Arguments;
     for (const SiteVariable &Variable : S.Variables) {
       std::string TypeName;
-      if (X.Template == Templating::OnTypes && isClass(Variable.Type)) {
+      if (X.Template == Templating::OnTypes && isClass(Variable.Type) && !Variable.CallsMemberTemplate) {
         TypeName = "T" + std::to_string(TypeParameters.size());
         TypeParameters.push_back("typename " + TypeName);
         if (X.Pass == Passing::Ref && Variable.Type.getNonReferenceType().isConstQualified())

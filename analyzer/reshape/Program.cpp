@@ -12,6 +12,7 @@
 
 #include <algorithm>
 #include <map>
+#include <set>
 
 namespace placelint::reshape {
 
@@ -113,6 +114,21 @@ public:
     S.Jumps = true;
     return true;
   }
+  bool VisitMemberExpr(MemberExpr *Member) {
+    if (!Member->hasExplicitTemplateArgs())
+      return true;
+    // Every variable the object is computed from: `(e * e).mean().item<float>()`.
+    struct Bases : RecursiveASTVisitor<Bases> {
+      std::set<const ValueDecl *> &Into;
+      explicit Bases(std::set<const ValueDecl *> &Into) : Into(Into) {}
+      bool VisitDeclRefExpr(DeclRefExpr *Ref) {
+        Into.insert(Ref->getDecl());
+        return true;
+      }
+    } Found(MemberTemplateBases);
+    Found.TraverseStmt(Member->getBase());
+    return true;
+  }
   bool VisitCXXThisExpr(CXXThisExpr *) {
     S.UsesThis = true;
     return true;
@@ -147,6 +163,7 @@ public:
     for (SiteVariable &Variable : S.Variables) {
       Variable.Mutated = Mutations.isMutated(Variable.Decl);
       Variable.Changed = reassigned(Variable.Decl) || (!Variable.Tensor && Variable.Mutated);
+      Variable.CallsMemberTemplate = MemberTemplateBases.count(Variable.Decl);
       S.Unnamable |= unnamable(Variable.Type);
     }
   }
@@ -200,8 +217,17 @@ private:
   Site &S;
   const Program &P;
   std::vector<LambdaExpr *> Lambdas;
+  std::set<const ValueDecl *> MemberTemplateBases;
   int BreakTargets = 0, ContinueTargets = 0;
 };
+
+/// `{a, b}` as a value: it has no type of its own to return or pass on.
+bool bracedList(const Expr *Value) {
+  const Expr *Inner = Value->IgnoreImplicit();
+  if (const auto *Construct = dyn_cast<CXXConstructExpr>(Inner))
+    return Construct->isListInitialization() || Construct->isStdInitListInitialization();
+  return isa<InitListExpr, CXXStdInitializerListExpr>(Inner);
+}
 
 /// Finds every statement that sits directly in a compound statement of a
 /// function written in the main file.
@@ -280,7 +306,7 @@ private:
     if (const auto *Declaration = dyn_cast<DeclStmt>(Statement)) {
       const auto *Var = cast<VarDecl>(Declaration->getSingleDecl());
       if (Var->getInit() && Var->getInitStyle() == VarDecl::CInit && !Var->getType()->isReferenceType() &&
-          !isa<InitListExpr>(Var->getInit()->IgnoreImplicit()) && !Var->getInit()->getBeginLoc().isMacroID())
+          !bracedList(Var->getInit()) && !Var->getInit()->getBeginLoc().isMacroID())
         S.Declared = Var;
       if (S.Declared) {
         S.Value = Var->getInit();
@@ -291,7 +317,7 @@ private:
       S.Returns = true;
       QualType Type = Function->getReturnType();
       if (Return->getRetValue() && !Type->getContainedDeducedType() && !Type->isReferenceType() &&
-          !Type->isVoidType() && !isa<InitListExpr>(Return->getRetValue()->IgnoreImplicit()) &&
+          !Type->isVoidType() && !bracedList(Return->getRetValue()) &&
           !Return->getRetValue()->getBeginLoc().isMacroID()) {
         S.Value = Return->getRetValue();
         S.ValueType = Type.getUnqualifiedType();

@@ -64,6 +64,10 @@ struct SiteVariable {
   /// Some use cannot be rewritten in place (inside a macro's body, or in a
   /// lambda that names its captures).
   bool Pinned = false;
+  /// What a member template is called on is computed from it
+  /// (`x.item<float>()`): in a template on its type that call would need
+  /// the `template` keyword.
+  bool CallsMemberTemplate = false;
   bool Tensor = false;
   bool Device = false;
   bool Local = false; ///< a local variable or parameter (not a binding)

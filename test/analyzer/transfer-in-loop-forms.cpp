@@ -195,3 +195,22 @@ void pairsWalkedByTheLoop(torch::Device device, const std::vector<std::pair<torc
   for (const auto &[batch, label] : batches)
     consume(batch.to(device));
 }
+
+// `do { ... } while (false)`, a macro's body or a block to break out of,
+// runs once: it is no loop.
+void blockRunOnce(torch::Device device, const torch::Tensor &weights, bool ready) {
+  do {
+    if (!ready)
+      break;
+    consume(weights.to(device));
+    record(weights.to(torch::kCPU).item<float>());
+  } while (false);
+}
+
+void blockRunUntilReady(torch::Device device, const torch::Tensor &weights, bool ready) {
+  do {
+    consume(weights.to(device));
+    // CHECK-MESSAGES: :[[@LINE-1]]:21: warning: 'weights' is moved to the device in 'device' on every iteration but does not change in the loop [placement-transfer-in-loop]
+    // CHECK-MESSAGES: :[[@LINE-3]]:3: note: hoist the transfer before this loop
+  } while (!ready);
+}
