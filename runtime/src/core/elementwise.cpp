@@ -35,9 +35,11 @@ void check_in_place_cast(std::string_view name, ScalarType result, ScalarType se
            " can't be cast to the desired output type ", self);
 }
 
-Tensor binary_out_of_place(BinaryOp op, const Tensor &self, const Tensor &other) {
+// checked_as: the op whose device rule the operands are checked by; a
+// kernel that no API exposes (EqualMask) has no op of its own.
+Tensor binary_out_of_place(BinaryOp op, const Tensor &self, const Tensor &other, ops::OpId checked_as) {
   const char *name = op_name(op, false);
-  const Device device = detail::common_device(ops::id(op), {{"self", &self}, {"other", &other}});
+  const Device device = detail::common_device(checked_as, {{"self", &self}, {"other", &other}});
   const TensorImpl &a = *self.impl();
   const TensorImpl &b = *other.impl();
   detail::ResultTypeState promotion;
@@ -101,7 +103,7 @@ Tensor &binary_in_place(BinaryOp op, const Tensor &self, const Tensor &other) {
     backend::Backend &backend = detail::backend_of(device);
     if (dtype != a.dtype) {
       // Compute in the wider type, then write back (float += double).
-      self.copy_(binary_out_of_place(op, self, other));
+      self.copy_(binary_out_of_place(op, self, other, ops::id(op)));
       return const_cast<Tensor &>(self);
     }
     const backend::TensorArg out = detail::kernel_arg(a);
@@ -170,7 +172,7 @@ Tensor &unary_in_place(UnaryOp op, const Tensor &self) {
 // The public ops: the computation above, then the autograd hooks, which
 // cost one pointer test per operand for tensors outside autograd.
 Tensor tracked_binary(BinaryOp op, const Tensor &self, const Tensor &other) {
-  Tensor out = binary_out_of_place(op, self, other);
+  Tensor out = binary_out_of_place(op, self, other, ops::id(op));
   if (detail::is_tracked(self, other)) [[unlikely]]
     detail::autograd_hooks().record_binary(op, out, self, other);
   return out;
@@ -246,7 +248,7 @@ void add_in_place_untracked(const Tensor &self, const Tensor &other) {
 }
 
 Tensor equal_mask(const Tensor &self, const Tensor &other) {
-  return binary_out_of_place(BinaryOp::EqualMask, self, other);
+  return binary_out_of_place(BinaryOp::EqualMask, self, other, ops::OpId::Equal);
 }
 
 void fill_values(const TensorImpl &impl, const Scalar &value) {

@@ -117,6 +117,7 @@ constexpr bool binary_kernels_come_last() {
 static_assert(binary_kernels_come_last(),
               "ops.def: the PL_BINARY_KERNEL entries come after every PL_BINARY_OP");
 
+// Only for the BinaryOps an API exposes (not the PL_BINARY_KERNEL entries).
 constexpr OpId id(backend::BinaryOp op) { return kBinaryOpIds[static_cast<std::size_t>(op)]; }
 
 constexpr const ElementwiseOp &info(backend::UnaryOp op) {
