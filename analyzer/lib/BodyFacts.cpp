@@ -354,8 +354,7 @@ public:
     if (const auto *Binding = dyn_cast<BindingDecl>(Named))
       Named = Binding->getDecomposedDecl();
     if (const auto *Var = dyn_cast_or_null<VarDecl>(Named))
-      if (Facts.isChangedIn(*Var, Loop) ||
-          (Facts.isDeclaredIn(*Var, Loop) && !Facts.holdsInvariantValue(*Var, Loop)))
+      if (!Facts.isUnchangedIn(*Var, Loop))
         Invariant = false;
     return Invariant;
   }
@@ -431,6 +430,10 @@ bool BodyFacts::holdsInvariantValue(const VarDecl &Var, const Stmt &Loop) {
   bool Invariant = Holder.Rearranges && isInvariantIn(*Init, Loop);
   LoopLocalInvariant[{&Var, &Loop}] = Invariant;
   return Invariant;
+}
+
+bool BodyFacts::isUnchangedIn(const VarDecl &Var, const Stmt &Loop) {
+  return !isChangedIn(Var, Loop) && (!isDeclaredIn(Var, Loop) || holdsInvariantValue(Var, Loop));
 }
 
 bool BodyFacts::isInvariantIn(const Expr &E, const Stmt &Loop) {

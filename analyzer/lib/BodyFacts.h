@@ -62,6 +62,9 @@ public:
   // values (`std::vector<Tensor> held{w};`, `auto &alias = w;`,
   // `auto [a, b] = std::make_pair(w, 0);`). A range-for's variable does not.
   bool holdsInvariantValue(const clang::VarDecl &Var, const clang::Stmt &Loop);
+  // Whether Var holds the same value on every iteration of Loop: not
+  // changed in it, and declared before it or holding an invariant value.
+  bool isUnchangedIn(const clang::VarDecl &Var, const clang::Stmt &Loop);
 
   llvm::ArrayRef<const clang::CXXMemberCallExpr *> discardedTransfers() const {
     return DiscardedTransfers;

@@ -183,8 +183,7 @@ bool givenUnchanged(const Expr *Given, const CallInput &Input, const Stmt &Loop,
   if (Given)
     return Body.isInvariantIn(*Given, Loop);
   const auto *Var = dyn_cast_or_null<VarDecl>(Input.Captured);
-  return Var && !Body.isChangedIn(*Var, Loop) &&
-         (!Body.isDeclaredIn(*Var, Loop) || Body.holdsInvariantValue(*Var, Loop));
+  return Var && Body.isUnchangedIn(*Var, Loop);
 }
 
 // A helper, a lambda or a method called in a loop that moves what the call
