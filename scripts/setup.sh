@@ -11,6 +11,7 @@ packages=(
   clangd-19 neovim                        # the editor benchmark's baseline; the Neovim test
   libopenblas-dev libgtest-dev libgmock-dev libbenchmark-dev
   libtorch-dev
+  libcurl4-openssl-dev                    # placelint --remote-cache (HTTP)
 )
 
 missing=()
