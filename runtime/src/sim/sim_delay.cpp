@@ -7,9 +7,7 @@
 #include <pl/error.h>
 
 namespace pl::backend::sim_detail {
-namespace {
 
-// "none" or "0", "sync", "<N>us" or "<N>ms".
 pl::sim::Delay parse_delay(const std::string &text) {
   using pl::sim::Delay;
   if (text.empty() || text == "none" || text == "0")
@@ -28,6 +26,8 @@ pl::sim::Delay parse_delay(const std::string &text) {
   pl::detail::fail<Error>("PL_SIM_DELAY='", text,
                           "' is not a sim delay: expected none, sync, <N>us or <N>ms");
 }
+
+namespace {
 
 struct Setting {
   std::mutex mutex;
