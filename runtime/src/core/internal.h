@@ -9,6 +9,7 @@
 #include <vector>
 
 #include <pl/tensor.h>
+#include <pl/transfer_guard.h>
 
 #include "core/backend.h"
 #include "core/op_catalogue.h"
@@ -181,6 +182,9 @@ Tensor convert(std::string_view op, const Tensor &src, Device target, ScalarType
                bool non_blocking, bool copy, std::source_location loc);
 
 // ---- transfer guard hooks --------------------------------------------------------
+// PL_TRANSFER_GUARD's value: "" (unset), allow, log or disallow; pl::Error
+// for anything else.
+TransferGuardLevel parse_transfer_guard_level(std::string_view text);
 // A transfer of src to another device, converted to dtype, at loc
 // (checked before the copy).
 void guard_transfer(std::string_view op, const TensorImpl &src, Device target, ScalarType dtype,

@@ -23,18 +23,11 @@
 
 namespace pl {
 namespace {
-
-constexpr std::size_t kDefaultCallSiteLimit = 100;
-constexpr std::size_t kRecentTransfers = 256;
-constexpr std::size_t kMaxCallSites = 4096;
 constexpr const char *kEnvironmentVariable = "PL_TRANSFER_GUARD";
+} // namespace
 
-TransferGuardLevel level_from_environment() {
-  const char *value = std::getenv(kEnvironmentVariable);
-  if (value == nullptr || *value == '\0')
-    return TransferGuardLevel::Allow;
-  const std::string_view text(value);
-  if (text == "allow")
+TransferGuardLevel detail::parse_transfer_guard_level(std::string_view text) {
+  if (text.empty() || text == "allow")
     return TransferGuardLevel::Allow;
   if (text == "log")
     return TransferGuardLevel::Log;
@@ -42,6 +35,17 @@ TransferGuardLevel level_from_environment() {
     return TransferGuardLevel::Disallow;
   detail::fail<Error>(kEnvironmentVariable, "='", text,
                       "' is not a transfer guard level: expected allow, log or disallow");
+}
+
+namespace {
+
+constexpr std::size_t kDefaultCallSiteLimit = 100;
+constexpr std::size_t kRecentTransfers = 256;
+constexpr std::size_t kMaxCallSites = 4096;
+
+TransferGuardLevel level_from_environment() {
+  const char *value = std::getenv(kEnvironmentVariable);
+  return detail::parse_transfer_guard_level(value == nullptr ? "" : value);
 }
 
 struct GlobalConfig {
