@@ -46,6 +46,12 @@ Tensor gemm(const Tensor &a, const Tensor &b) {
   Tensor out = detail::make_tensor(out_sizes, ai.dtype, ai.device);
   if (out.numel() == 0)
     return out;
+  // An empty inner dimension sums nothing: zeros, as in PyTorch. Operands
+  // with no elements have no matrix layout for the backend to read.
+  if (ai.sizes[n - 1] == 0) {
+    out.zero_();
+    return out;
+  }
   Tensor lhs = a;
   Tensor rhs = b;
   auto lhs_layout = matrix_layout(*lhs.impl());
