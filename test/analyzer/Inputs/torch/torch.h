@@ -97,6 +97,8 @@ using TensorList = c10::ArrayRef<Tensor>;
 class TensorBase {
 public:
   Device device() const;
+  int64_t get_device() const;
+  template <typename T> T *data_ptr() const;
   bool is_cuda() const;
   int64_t dim() const;
   int64_t numel() const;
@@ -233,11 +235,15 @@ namespace detail {
     ::c10::detail::torchCheckFail(__func__, __FILE__, static_cast<unsigned>(__LINE__), #cond);    \
   }
 
+// As cuda_runtime_api.h has it.
+typedef struct CUstream_st *cudaStream_t;
 namespace c10 {
 namespace cuda {
 // As c10/cuda/CUDAStream.h has it: a stream of one device.
 class CUDAStream {
 public:
+  operator cudaStream_t() const;
+  cudaStream_t stream() const;
   void synchronize() const;
   bool query() const;
 };

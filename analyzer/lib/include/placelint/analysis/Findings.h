@@ -15,6 +15,7 @@ class CallExpr;
 class CXXMemberCallExpr;
 class Expr;
 class FunctionDecl;
+class ParmVarDecl;
 class Stmt;
 } // namespace clang
 
@@ -167,6 +168,32 @@ struct PageableNonBlockingFinding {
   // Whether `.pin_memory()` may go after Factory: a factory, the whole
   // initializer of the local the copy reads.
   bool FactoryInitializesSource = false;
+};
+
+// What runs work on the current CUDA device.
+enum class LaunchKind {
+  Kernel,        // `kernel<<<grid, block, shared, stream>>>(...)`
+  CurrentHandle, // a stream or library handle of the current device
+                 // (`getCurrentCUDAStream()`, `getCurrentCUDABlasHandle()`)
+  Call           // a call of a function of the unit, taking no tensors, that
+                 // launches with no device guard of its own
+};
+
+// Work launched on the current CUDA device by a function that takes
+// tensors, with no device guard set on the path: with the tensors on
+// another GPU it runs on the wrong one.
+struct MissingDeviceGuardFinding {
+  const clang::Expr *Launch = nullptr; // the launch, the handle's call, or the call
+  LaunchKind Kind = LaunchKind::Kernel;
+  const clang::FunctionDecl *Function = nullptr; // whose path has no guard
+  // Its first tensor parameter, whose device a guard would take (null when
+  // the tensors come otherwise, e.g. in a list).
+  const clang::ParmVarDecl *Tensor = nullptr;
+  // Kind == Call: the launch in the called function (any number of calls down).
+  const clang::Expr *LaunchInCallee = nullptr;
+  // A call of Function in the unit with no guard on its path, when the
+  // unit calls Function; null when it does not.
+  const clang::Expr *UnguardedCall = nullptr;
 };
 
 class FindingsHandler {
