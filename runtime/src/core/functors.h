@@ -27,12 +27,24 @@ template <class T> PL_HOST_DEVICE inline bool is_nan(T value) {
     return false;
 }
 
-// Conversion between element types; bool is "nonzero" as in PyTorch.
+// Conversion between element types; bool is "nonzero" as in PyTorch. A
+// floating value outside int64's range (inf, NaN, 1e30) has no defined
+// conversion in C++: it saturates, NaN giving 0, as CUDA's conversion does.
 template <class To, class From> PL_HOST_DEVICE inline To cast(From value) {
-  if constexpr (std::is_same_v<To, bool>)
+  if constexpr (std::is_same_v<To, bool>) {
     return value != From(0);
-  else
+  } else if constexpr (std::is_integral_v<To> && std::is_floating_point_v<From>) {
+    static_assert(std::is_same_v<To, std::int64_t>, "the one integral element type");
+    if (is_nan(value))
+      return 0;
+    if (value < From(INT64_MIN))
+      return INT64_MIN;
+    if (value >= From(INT64_MAX)) // INT64_MAX rounds up to 2^63, the first value out of range
+      return INT64_MAX;
     return static_cast<To>(value);
+  } else {
+    return static_cast<To>(value);
+  }
 }
 
 // ---- binary ---------------------------------------------------------------
