@@ -13,26 +13,6 @@ namespace placelint::analysis {
 
 using namespace clang;
 
-std::optional<ApiProfile> parseApiProfile(llvm::StringRef Name) {
-  return llvm::StringSwitch<std::optional<ApiProfile>>(Name)
-      .Case("auto", ApiProfile::Auto)
-      .Case("pl", ApiProfile::Pl)
-      .Case("libtorch", ApiProfile::Libtorch)
-      .Default(std::nullopt);
-}
-
-llvm::StringRef apiProfileName(ApiProfile Profile) {
-  switch (Profile) {
-  case ApiProfile::Auto:
-    return "auto";
-  case ApiProfile::Pl:
-    return "pl";
-  case ApiProfile::Libtorch:
-    return "libtorch";
-  }
-  return "auto";
-}
-
 namespace {
 
 ApiCall call(CallKind Kind, ResultRank Rank = ResultRank::Broadcast) { return {Kind, Rank}; }
@@ -502,17 +482,6 @@ ApiModel::availabilityCheck(const FunctionDecl &Function) const {
     }
   }
   return std::nullopt;
-}
-
-std::optional<std::pair<std::string, unsigned>>
-ApiModel::parseGpuTestSuffix(llvm::StringRef Entry) {
-  auto [Suffix, Count] = Entry.trim().split('=');
-  Suffix = Suffix.trim();
-  unsigned Devices = 1;
-  if (Suffix.empty() || Suffix.contains_insensitive(' ') ||
-      (Entry.contains('=') && (Count.trim().getAsInteger(10, Devices) || Devices == 0)))
-    return std::nullopt;
-  return std::pair{Suffix.str(), Devices};
 }
 
 std::optional<DeviceKind> ApiModel::deviceKindOfConstant(const Expr &E,
