@@ -1,9 +1,12 @@
 #include "Driver.h"
 
 #include "Baseline.h"
+#include "ChangeSelection.h"
 #include "Emitters.h"
 #include "Fixes.h"
+#include "RemoteCache.h"
 #include "Report.h"
+#include "ResultCache.h"
 #include "Scheduler.h"
 
 #include "clang/Tooling/CompilationDatabase.h"
@@ -13,6 +16,7 @@
 #include "llvm/Support/WithColor.h"
 #include "llvm/Support/raw_ostream.h"
 
+#include <mutex>
 #include <optional>
 
 namespace placelint::tool {
@@ -96,6 +100,65 @@ void writeReport(const ToolOptions &Options, const RunReport &Report, SourceCach
   OS.flush();
 }
 
+// What decides a unit's findings besides its files: the checks'
+// configuration for it and its compile command, as text for the cache key.
+class UnitKeys {
+public:
+  static llvm::Expected<UnitKeys> create(const ToolOptions &Options,
+                                         const clang::tooling::CompilationDatabase &Database) {
+    auto Provider = createOptionsProvider(Options.Tidy);
+    if (!Provider)
+      return Provider.takeError();
+    return UnitKeys(std::move(*Provider), Database);
+  }
+
+  std::string configuration(llvm::StringRef File) {
+    std::lock_guard<std::mutex> Lock(*ProviderMutex);
+    clang::tidy::ClangTidyOptions Effective = Provider->getOptions(File);
+    // Who runs it changes no finding; leaving it out lets users share.
+    Effective.User.reset();
+    return clang::tidy::configurationAsText(Effective);
+  }
+
+  std::string command(llvm::StringRef File) const {
+    std::string Text;
+    for (const clang::tooling::CompileCommand &Command : Database->getCompileCommands(File)) {
+      Text += Command.Directory;
+      for (const std::string &Arg : Command.CommandLine)
+        Text += '\0' + Arg;
+      Text += '\n';
+    }
+    return Text;
+  }
+
+private:
+  UnitKeys(std::unique_ptr<clang::tidy::ClangTidyOptionsProvider> Provider,
+           const clang::tooling::CompilationDatabase &Database)
+      : Provider(std::move(Provider)), ProviderMutex(std::make_unique<std::mutex>()),
+        Database(&Database) {}
+
+  std::unique_ptr<clang::tidy::ClangTidyOptionsProvider> Provider;
+  std::unique_ptr<std::mutex> ProviderMutex; // the provider caches per directory
+  const clang::tooling::CompilationDatabase *Database;
+};
+
+void printCacheStats(const ResultCache &Cache, const LocalCache::Usage &Usage,
+                     uint64_t MaxBytes) {
+  const CacheCounters &C = Cache.counters();
+  llvm::errs() << llvm::formatv(
+      "placelint: cache: {0} hits ({1} local, {2} remote), {3} misses, {4} stored, {5} "
+      "unreadable; {6} ({7:f1} MiB of {8} MiB, {9} entries, {10} evicted)\n",
+      C.LocalHits + C.RemoteHits, C.LocalHits.load(), C.RemoteHits.load(), C.Misses.load(),
+      C.Stored.load(), C.Corrupt.load(), Cache.localDirectory(), Usage.Bytes / 1048576.0,
+      MaxBytes >> 20, Usage.Entries, Usage.Evicted);
+  if (const RemoteCache *Remote = Cache.remote())
+    llvm::errs() << llvm::formatv(
+        "placelint: remote cache {0}: {1} requests in {2:f2} s, {3:f1} KiB down, {4:f1} KiB "
+        "up{5}\n",
+        Remote->url(), Remote->requests(), Remote->seconds(), Remote->bytesDown() / 1024.0,
+        Remote->bytesUp() / 1024.0, Remote->failed() ? ", failed (not used after the failure)" : "");
+}
+
 int exitCode(const ToolOptions &Options, const RunReport &Report) {
   bool ToolFailed = llvm::any_of(Report.Notifications, [](const Notification &N) {
     return N.Kind != NotificationKind::CompileError;
@@ -133,6 +196,20 @@ int runAnalysis(const ToolOptions &Options) {
   if (Units.empty() && !Options.Slice)
     return fail("no input files");
 
+  std::optional<ChangeSet> Changes;
+  std::vector<std::string> Unchanged;
+  if (Options.ChangedSince || Options.FilesFrom) {
+    llvm::Expected<ChangeSet> Found =
+        Options.ChangedSince ? changesSinceRevision(*Options.ChangedSince, Options.SourceRoot)
+                             : changesFromList(*Options.FilesFrom, Options.SourceRoot);
+    if (!Found)
+      return fail(Found.takeError());
+    Changes = std::move(*Found);
+    UnitSelection Selection = selectChangedUnits(**Database, Units, *Changes, Options.Jobs);
+    Units = std::move(Selection.Changed);
+    Unchanged = std::move(Selection.Unchanged);
+  }
+
   if (!Units.empty()) {
     llvm::Expected<std::vector<std::string>> Checks = enabledChecks(Options.Tidy, Units.front());
     if (!Checks)
@@ -165,12 +242,43 @@ int runAnalysis(const ToolOptions &Options) {
       llvm::errs() << llvm::formatv("\r\x1b[K[{0}/{1}] {2}", Done, Total,
                                     displayPath(File, Options.SourceRoot));
   };
+  std::unique_ptr<ResultCache> Cache;
+  std::optional<UnitKeys> Keys;
+  if (Options.CacheDirectory) {
+    llvm::Expected<UnitKeys> Made = UnitKeys::create(Options, **Database);
+    if (!Made)
+      return fail(Made.takeError());
+    Keys.emplace(std::move(*Made));
+    Cache = std::make_unique<ResultCache>(
+        toolIdentity(Options.Executable), std::make_unique<LocalCache>(*Options.CacheDirectory),
+        Options.RemoteCacheUrl
+            ? std::make_unique<RemoteCache>(*Options.RemoteCacheUrl, Options.RemoteTimeoutMs)
+            : nullptr);
+  }
+  std::optional<UnitCache> CacheHooks;
+  if (Cache)
+    CacheHooks.emplace(UnitCache{*Cache, [&](llvm::StringRef File) {
+                                   return Cache->unitKey(File, Keys->configuration(File),
+                                                         Keys->command(File));
+                                 }});
   std::vector<UnitReport> UnitReports =
-      runWorkers(Units, workerInvocation(Options), Options.Jobs, Progress);
+      runWorkers(Units, workerInvocation(Options), Options.Jobs, Progress, CacheHooks);
   if (ShowProgress && !Units.empty())
     llvm::errs() << "\r\x1b[K";
 
   RunReport Report = combineUnits(std::move(UnitReports), Options.SourceRoot);
+  if (Changes) {
+    Report.Unchanged = std::move(Unchanged);
+    Report.Changes = Options.ChangedSince ? "git diff " + *Options.ChangedSince
+                                          : "--files-from " + *Options.FilesFrom;
+    if (Options.ChangedLinesOnly)
+      keepChangedLines(Report, *Changes);
+  }
+  if (Cache) {
+    LocalCache::Usage Usage = Cache->local().trim(Options.CacheMaxBytes);
+    if (Options.CacheStats)
+      printCacheStats(*Cache, Usage, Options.CacheMaxBytes);
+  }
   if (Options.WriteBaselinePath)
     if (llvm::Error Err = Baseline::write(*Options.WriteBaselinePath, Report))
       return fail(std::move(Err));

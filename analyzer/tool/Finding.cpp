@@ -66,9 +66,16 @@ json::Value toJSON(const UnitReport &R) {
     Findings.push_back(toJSON(F));
   for (const Notification &N : R.Notifications)
     Notifications.push_back(toJSON(N));
-  return json::Object{{"file", R.File},
-                      {"findings", std::move(Findings)},
-                      {"notifications", std::move(Notifications)}};
+  json::Object Obj{{"file", R.File},
+                   {"findings", std::move(Findings)},
+                   {"notifications", std::move(Notifications)}};
+  if (!R.Inputs.empty()) {
+    json::Array Inputs;
+    for (const InputFile &Input : R.Inputs)
+      Inputs.push_back(json::Object{{"path", Input.Path}, {"sha256", Input.Digest}});
+    Obj["inputs"] = std::move(Inputs);
+  }
+  return Obj;
 }
 
 // Found by argument-dependent lookup from llvm::json's templates, so these
@@ -139,10 +146,15 @@ bool fromJSON(const json::Value &V, Notification &N, json::Path P) {
          O.mapOptional("location", N.Location);
 }
 
+bool fromJSON(const json::Value &V, InputFile &I, json::Path P) {
+  json::ObjectMapper O(V, P);
+  return O && O.map("path", I.Path) && O.map("sha256", I.Digest);
+}
+
 bool fromJSON(const json::Value &V, UnitReport &R, json::Path P) {
   json::ObjectMapper O(V, P);
   return O && O.map("file", R.File) && O.map("findings", R.Findings) &&
-         O.map("notifications", R.Notifications);
+         O.map("notifications", R.Notifications) && O.mapOptional("inputs", R.Inputs);
 }
 
 llvm::Expected<UnitReport> parseUnitReport(llvm::StringRef Text) {

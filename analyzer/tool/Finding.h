@@ -65,11 +65,21 @@ struct Notification {
   std::optional<SourceLocation> Location; // where a compile error is
 };
 
+// A file the analysis of a unit read, and the SHA-256 of the bytes it got.
+struct InputFile {
+  std::string Path; // absolute
+  std::string Digest;
+};
+
 // What one worker reports for one translation unit.
 struct UnitReport {
   std::string File;
   std::vector<Finding> Findings;
   std::vector<Notification> Notifications;
+  // Every file the compiler read, for the result cache's key; sorted by path.
+  std::vector<InputFile> Inputs;
+  // Taken from the result cache rather than analysed (not serialised).
+  bool FromCache = false;
 };
 
 llvm::StringRef severityName(Severity Level);

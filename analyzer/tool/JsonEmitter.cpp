@@ -58,6 +58,9 @@ void emitJson(const RunReport &Report, llvm::raw_ostream &OS) {
   json::Array Files;
   for (const std::string &File : Report.Files)
     Files.push_back(displayPath(File, Report.SourceRoot));
+  json::Array Unchanged;
+  for (const std::string &File : Report.Unchanged)
+    Unchanged.push_back(displayPath(File, Report.SourceRoot));
   json::Object ByRule;
   for (const auto &[Rule, Count] : Report.countsByRule())
     ByRule[Rule] = Count;
@@ -67,11 +70,16 @@ void emitJson(const RunReport &Report, llvm::raw_ostream &OS) {
       {"files", std::move(Files)},
       {"findings", std::move(Findings)},
       {"notifications", std::move(Notifications)},
+      {"unchanged", std::move(Unchanged)},
       {"summary", json::Object{{"findings", static_cast<int64_t>(Report.Findings.size())},
                                {"byRule", std::move(ByRule)},
                                {"filesAnalysed", Report.FilesAnalysed},
                                {"filesFailed", Report.FilesFailed},
+                               {"filesFromCache", Report.FilesFromCache},
+                               {"filesUnchanged", static_cast<int64_t>(Report.Unchanged.size())},
                                {"hiddenByBaseline", Report.HiddenByBaseline}}}};
+  if (!Report.Changes.empty())
+    Document["changes"] = Report.Changes;
   OS << llvm::formatv("{0:2}\n", json::Value(std::move(Document)));
 }
 

@@ -2,6 +2,7 @@
 // command line. See docs/ci.md. `placelint merge` joins SARIF shards.
 #include "Driver.h"
 #include "Merge.h"
+#include "ResultCache.h"
 #include "SourceFiles.h"
 
 #include "placelint/rules.h"
@@ -34,6 +35,10 @@ const char Overview[] = R"(finds device-placement bugs in C++ tensor code
                                           PATH (default: the source root)
   placelint FILE... -- COMPILE-ARGS       like clang-tidy, one command for all
   placelint merge OUT.sarif IN.sarif...   join SARIF logs of shards
+
+For big trees (docs/ci.md): --changed-since REF analyses only the units that
+are or include a changed file; --cache (or --cache-dir, --remote-cache)
+reuses the results of units none of whose files changed.
 
 Exit status with -p: 0 no findings, 1 findings, 2 usage or tool error or a
 file that could not be analysed. With -- COMPILE-ARGS: as clang-tidy
@@ -78,6 +83,43 @@ cl::opt<unsigned> Jobs("j", cl::desc("files analysed at once (default: number of
                        cl::init(0), cl::Prefix, cl::cat(Category));
 cl::opt<std::string> ShardSpec("shard", cl::desc("analyse only slice I of N (1-based), with -p"),
                                cl::value_desc("I/N"), cl::cat(Category));
+cl::opt<std::string> ChangedSince(
+    "changed-since",
+    cl::desc("analyse only the units that are, or include, a file changed since this git "
+             "revision (committed, staged, unstaged or untracked), with -p"),
+    cl::value_desc("rev"), cl::cat(Category));
+cl::opt<std::string> FilesFrom(
+    "files-from",
+    cl::desc("analyse only the units that are, or include, a file listed in this file (one "
+             "path a line, relative to the source root; - for stdin), with -p"),
+    cl::value_desc("file"), cl::cat(Category));
+cl::opt<bool> ChangedLinesOnly("changed-lines-only",
+                               cl::desc("report only findings on changed lines (with "
+                                        "--changed-since; with --files-from, in listed files)"),
+                               cl::cat(Category));
+cl::opt<bool> UseCache("cache", cl::desc("reuse results of units whose inputs did not change, "
+                                         "from the cache directory"),
+                       cl::cat(Category));
+cl::opt<std::string> CacheDir("cache-dir",
+                              cl::desc("the result cache's directory; implies --cache (default: "
+                                       "$XDG_CACHE_HOME/placelint or ~/.cache/placelint)"),
+                              cl::value_desc("dir"), cl::cat(Category));
+cl::opt<unsigned> CacheSizeMiB("cache-size",
+                               cl::desc("bound of the cache directory in MiB; the least recently "
+                                        "used entries go first (default: 1024)"),
+                               cl::value_desc("MiB"), cl::init(1024), cl::cat(Category));
+cl::opt<std::string> RemoteCacheUrl(
+    "remote-cache",
+    cl::desc("also share results through this HTTP cache (Bazel's remote-cache protocol: "
+             "bazel-remote, nginx WebDAV, ...); implies --cache"),
+    cl::value_desc("url"), cl::cat(Category));
+cl::opt<unsigned> RemoteTimeoutMs("remote-cache-timeout",
+                                  cl::desc("give up a remote cache request after this many "
+                                           "milliseconds (default: 2000)"),
+                                  cl::value_desc("ms"), cl::init(2000), cl::cat(Category));
+cl::opt<bool> CacheStats("cache-stats",
+                         cl::desc("print the cache's hits, misses and size on stderr"),
+                         cl::cat(Category));
 cl::opt<std::string> SourceRoot("source-root",
                                 cl::desc("root of the sources; reported paths are relative to "
                                          "it (default: the current directory)"),
@@ -155,6 +197,15 @@ int main(int argc, const char **argv) {
   Options.ExportFixesPath = givenString(ExportFixes);
   Options.WorkerOutput = givenString(WorkerOutput);
   Options.SourceRoot = absolutePath(SourceRoot.empty() ? "." : SourceRoot.getValue());
+  Options.ChangedSince = givenString(ChangedSince);
+  Options.FilesFrom = givenString(FilesFrom);
+  Options.ChangedLinesOnly = ChangedLinesOnly;
+  if (UseCache || !CacheDir.empty() || !RemoteCacheUrl.empty())
+    Options.CacheDirectory = CacheDir.empty() ? defaultCacheDirectory() : absolutePath(CacheDir);
+  Options.RemoteCacheUrl = givenString(RemoteCacheUrl);
+  Options.CacheMaxBytes = uint64_t(CacheSizeMiB) << 20;
+  Options.RemoteTimeoutMs = RemoteTimeoutMs;
+  Options.CacheStats = CacheStats;
   Options.Jobs = Jobs;
   Options.Fix = Fix;
   Options.Quiet = Quiet;
@@ -164,6 +215,22 @@ int main(int argc, const char **argv) {
     return usageError("give either -p BUILD_DIR or -- COMPILE-ARGS, not both");
   if (Options.Tidy.Config && Options.Tidy.ConfigFile)
     return usageError("give either --config or --config-file, not both");
+  if (Options.ChangedSince && Options.FilesFrom)
+    return usageError("give either --changed-since or --files-from, not both");
+  if ((Options.ChangedSince || Options.FilesFrom) && !Options.BuildPath)
+    return usageError("--changed-since and --files-from need a compilation database "
+                      "(-p BUILD_DIR)");
+  if (Options.ChangedLinesOnly && !Options.ChangedSince && !Options.FilesFrom)
+    return usageError("--changed-lines-only needs --changed-since or --files-from");
+  if ((Options.ChangedSince || Options.FilesFrom) && Options.WriteBaselinePath)
+    return usageError("--write-baseline records the whole tree: it cannot be combined with "
+                      "--changed-since or --files-from");
+  if (Options.CacheStats && !Options.CacheDirectory)
+    return usageError("--cache-stats needs the cache (--cache, --cache-dir or --remote-cache)");
+  if (Options.RemoteCacheUrl && !llvm::StringRef(*Options.RemoteCacheUrl).starts_with("http://") &&
+      !llvm::StringRef(*Options.RemoteCacheUrl).starts_with("https://"))
+    return usageError("--remote-cache wants an http:// or https:// URL, not '" +
+                      *Options.RemoteCacheUrl + "'");
   if (!ShardSpec.empty()) {
     if (!Options.BuildPath)
       return usageError("--shard needs a compilation database (-p BUILD_DIR)");

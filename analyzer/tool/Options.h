@@ -33,6 +33,16 @@ struct ToolOptions {
   std::optional<std::string> WorkerOutput;
   std::optional<Shard> Slice;
   std::string SourceRoot; // absolute
+  // Changed-only runs: the units that are or include a changed file.
+  std::optional<std::string> ChangedSince; // a git revision
+  std::optional<std::string> FilesFrom;    // a list of changed files
+  bool ChangedLinesOnly = false;
+  // The result cache: on when a directory or a remote is given, or --cache.
+  std::optional<std::string> CacheDirectory;
+  std::optional<std::string> RemoteCacheUrl;
+  uint64_t CacheMaxBytes = 0;
+  unsigned RemoteTimeoutMs = 0;
+  bool CacheStats = false;
   unsigned Jobs = 0;      // 0: one per core
   bool Fix = false;
   bool Quiet = false;

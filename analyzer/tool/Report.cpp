@@ -31,6 +31,7 @@ RunReport combineUnits(std::vector<UnitReport> Units, std::string SourceRoot) {
     bool Failed = unitFailed(Unit);
     Report.Files.push_back(Unit.File);
     ++(Failed ? Report.FilesFailed : Report.FilesAnalysed);
+    Report.FilesFromCache += Unit.FromCache;
     for (Finding &F : Unit.Findings) {
       Key Identity{F.Rule, F.Location ? F.Location->File : "", F.Location ? F.Location->Offset : 0,
                    F.Message};
@@ -63,8 +64,12 @@ std::string summaryLine(const RunReport &Report) {
   if (Report.HiddenByBaseline)
     Line += ", " + std::to_string(Report.HiddenByBaseline) + " hidden by the baseline";
   Line += "; " + std::to_string(Report.FilesAnalysed) +
-          (Report.FilesAnalysed == 1 ? " file analysed, " : " files analysed, ") +
-          std::to_string(Report.FilesFailed) + " failed";
+          (Report.FilesAnalysed == 1 ? " file analysed" : " files analysed");
+  if (Report.FilesFromCache)
+    Line += " (" + std::to_string(Report.FilesFromCache) + " from the cache)";
+  Line += ", " + std::to_string(Report.FilesFailed) + " failed";
+  if (!Report.Unchanged.empty())
+    Line += ", " + std::to_string(Report.Unchanged.size()) + " skipped as unchanged";
   return Line;
 }
 

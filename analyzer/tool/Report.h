@@ -20,6 +20,12 @@ struct RunReport {
   unsigned FilesAnalysed = 0;
   unsigned FilesFailed = 0;
   unsigned HiddenByBaseline = 0;
+  unsigned FilesFromCache = 0; // of FilesAnalysed
+  // Units of the selection skipped because they read no changed file, and
+  // where the changes came from ("git diff REF", "--files-from LIST");
+  // Changes is empty when the run analysed every selected unit.
+  std::vector<std::string> Unchanged;
+  std::string Changes;
 
   std::map<std::string, unsigned> countsByRule() const;
 };

@@ -164,6 +164,15 @@ void emitSarif(const RunReport &Report, SourceCache &Sources, llvm::raw_ostream 
                                 {"toolExecutionNotifications", std::move(Notifications)}}}},
       {"columnKind", "utf16CodeUnits"},
       {"results", std::move(Results)}};
+  // The units a changed-only run skipped, as run properties: they are no
+  // results and nothing went wrong with them.
+  if (!Report.Changes.empty()) {
+    json::Array Unchanged;
+    for (const std::string &File : Report.Unchanged)
+      Unchanged.push_back(artifactLocation(File, Report.SourceRoot));
+    Run["properties"] = json::Object{{"changes", Report.Changes},
+                                     {"unchangedUnits", std::move(Unchanged)}};
+  }
   json::Object Log{{"$schema", "https://json.schemastore.org/sarif-2.1.0.json"},
                    {"version", "2.1.0"},
                    {"runs", json::Array{std::move(Run)}}};

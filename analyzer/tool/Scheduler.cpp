@@ -87,18 +87,31 @@ UnitReport runWorker(llvm::StringRef File, const WorkerInvocation &Invocation) {
   return std::move(*Report);
 }
 
+UnitReport runCached(llvm::StringRef File, const WorkerInvocation &Invocation,
+                     const UnitCache &Cache) {
+  std::string Key = Cache.UnitKey(File);
+  if (std::optional<UnitReport> Cached = Cache.Results.lookup(Key, File)) {
+    Cached->FromCache = true;
+    return std::move(*Cached);
+  }
+  UnitReport Report = runWorker(File, Invocation);
+  Cache.Results.store(Key, Report);
+  return Report;
+}
+
 } // namespace
 
 std::vector<UnitReport> runWorkers(llvm::ArrayRef<std::string> Files,
                                    const WorkerInvocation &Invocation, unsigned Jobs,
-                                   const ProgressCallback &Progress) {
+                                   const ProgressCallback &Progress,
+                                   std::optional<UnitCache> Cache) {
   std::vector<UnitReport> Reports(Files.size());
   std::mutex ProgressMutex;
   unsigned Done = 0;
   llvm::DefaultThreadPool Pool(llvm::hardware_concurrency(Jobs));
   for (size_t I = 0; I < Files.size(); ++I)
     Pool.async([&, I] {
-      Reports[I] = runWorker(Files[I], Invocation);
+      Reports[I] = Cache ? runCached(Files[I], Invocation, *Cache) : runWorker(Files[I], Invocation);
       std::lock_guard<std::mutex> Lock(ProgressMutex);
       Progress(++Done, Files.size(), Files[I]);
     });

@@ -6,10 +6,12 @@
 #pragma once
 
 #include "Finding.h"
+#include "ResultCache.h"
 
 #include "llvm/ADT/ArrayRef.h"
 
 #include <functional>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -24,8 +26,16 @@ struct WorkerInvocation {
 // Called once per finished unit, from one thread at a time.
 using ProgressCallback = std::function<void(unsigned Done, unsigned Total, llvm::StringRef File)>;
 
+// With a cache, each unit is looked up first (under the key UnitKey gives
+// it) and analysed only on a miss; what is analysed is stored.
+struct UnitCache {
+  ResultCache &Results;
+  std::function<std::string(llvm::StringRef File)> UnitKey;
+};
+
 std::vector<UnitReport> runWorkers(llvm::ArrayRef<std::string> Files,
                                    const WorkerInvocation &Invocation, unsigned Jobs,
-                                   const ProgressCallback &Progress);
+                                   const ProgressCallback &Progress,
+                                   std::optional<UnitCache> Cache = std::nullopt);
 
 } // namespace placelint::tool

@@ -50,6 +50,11 @@ void emitText(const RunReport &Report, SourceCache &Sources, llvm::raw_ostream &
     }
     OS << N.File << ": error: " << N.Message << '\n';
   }
+  // Not in clang's "file: kind: message" form, so that tools reading the
+  // diagnostics do not take them for findings.
+  for (const std::string &File : Report.Unchanged)
+    OS << displayPath(File, Report.SourceRoot) << ": skipped: reads no changed file ("
+       << Report.Changes << ")\n";
 }
 
 } // namespace placelint::tool

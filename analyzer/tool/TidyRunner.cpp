@@ -2,6 +2,7 @@
 
 #include "CompileDatabase.h"
 #include "Fingerprint.h"
+#include "ResultCache.h"
 #include "SourceFiles.h"
 
 #include "clang-tidy/ClangTidy.h"
@@ -10,8 +11,11 @@
 #include "clang/Tooling/CommonOptionsParser.h"
 #include "llvm/Support/FileSystem.h"
 #include "llvm/Support/MemoryBuffer.h"
+#include "llvm/Support/Path.h"
 #include "llvm/Support/Process.h"
 #include "llvm/Support/VirtualFileSystem.h"
+
+#include <map>
 
 namespace placelint::tool {
 
@@ -63,23 +67,80 @@ llvm::Expected<std::vector<std::string>> enabledChecks(const TidySettings &Setti
                              /*AllowEnablingAnalyzerAlphaCheckers=*/false);
 }
 
-namespace {
-
 // The builtin headers (stddef.h, ...) must come from the clang that this
 // tool was built against. clang looks for them next to the executable,
 // which for a build tree is the wrong place, so name them unless the
 // compile command already does.
+std::vector<std::string> withResourceDir(std::vector<std::string> Args) {
+  for (const std::string &Arg : Args)
+    if (llvm::StringRef(Arg).starts_with("-resource-dir"))
+      return Args;
+  Args.insert(Args.begin() + (Args.empty() ? 0 : 1), "-resource-dir=" PL_CLANG_RESOURCE_DIR);
+  return Args;
+}
+
+namespace {
+
 clang::tooling::ArgumentsAdjuster resourceDirAdjuster() {
   return [](const clang::tooling::CommandLineArguments &Args, llvm::StringRef) {
-    for (const std::string &Arg : Args)
-      if (llvm::StringRef(Arg).starts_with("-resource-dir"))
-        return Args;
-    clang::tooling::CommandLineArguments Adjusted(Args);
-    Adjusted.insert(Adjusted.begin() + (Adjusted.empty() ? 0 : 1),
-                    "-resource-dir=" PL_CLANG_RESOURCE_DIR);
-    return Adjusted;
+    return withResourceDir(Args);
   };
 }
+
+// Records every file the compiler reads, with the digest of the bytes it
+// got, for the result cache: those are exactly the files a unit's findings
+// can depend on, and hashing them as they are read cannot race with an
+// edit made during the analysis.
+class RecordingFileSystem : public llvm::vfs::ProxyFileSystem {
+public:
+  explicit RecordingFileSystem(llvm::IntrusiveRefCntPtr<llvm::vfs::FileSystem> Real)
+      : ProxyFileSystem(std::move(Real)) {}
+
+  llvm::ErrorOr<std::unique_ptr<llvm::vfs::File>> openFileForRead(const llvm::Twine &Path) override {
+    auto Opened = ProxyFileSystem::openFileForRead(Path);
+    if (!Opened)
+      return Opened;
+    llvm::SmallString<256> Absolute;
+    Path.toVector(Absolute);
+    makeAbsolute(Absolute);
+    llvm::sys::path::remove_dots(Absolute, /*remove_dot_dot=*/true);
+    return std::unique_ptr<llvm::vfs::File>(
+        std::make_unique<RecordedFile>(std::move(*Opened), Absolute.str().str(), Inputs));
+  }
+
+  std::vector<InputFile> inputs() const {
+    std::vector<InputFile> Sorted;
+    for (const auto &[Path, Digest] : Inputs)
+      Sorted.push_back({Path, Digest});
+    return Sorted;
+  }
+
+private:
+  class RecordedFile : public llvm::vfs::File {
+  public:
+    RecordedFile(std::unique_ptr<llvm::vfs::File> Inner, std::string Path,
+                 std::map<std::string, std::string> &Inputs)
+        : Inner(std::move(Inner)), Path(std::move(Path)), Inputs(Inputs) {}
+    llvm::ErrorOr<llvm::vfs::Status> status() override { return Inner->status(); }
+    llvm::ErrorOr<std::string> getName() override { return Inner->getName(); }
+    llvm::ErrorOr<std::unique_ptr<llvm::MemoryBuffer>>
+    getBuffer(const llvm::Twine &Name, int64_t FileSize, bool RequiresNullTerminator,
+              bool IsVolatile) override {
+      auto Buffer = Inner->getBuffer(Name, FileSize, RequiresNullTerminator, IsVolatile);
+      if (Buffer)
+        Inputs[Path] = sha256Hex((*Buffer)->getBuffer());
+      return Buffer;
+    }
+    std::error_code close() override { return Inner->close(); }
+
+  private:
+    std::unique_ptr<llvm::vfs::File> Inner;
+    std::string Path;
+    std::map<std::string, std::string> &Inputs;
+  };
+
+  std::map<std::string, std::string> Inputs; // absolute path -> digest
+};
 
 std::optional<SourceLocation> locate(SourceCache &Sources, llvm::StringRef File,
                                      unsigned Offset) {
@@ -135,11 +196,11 @@ UnitReport analyzeUnit(std::unique_ptr<clang::tooling::CompilationDatabase> Data
       withAbsolutePaths(std::move(Database)));
   Compilations.appendArgumentsAdjuster(resourceDirAdjuster());
   tidy::ClangTidyContext Context(std::move(*Provider));
-  std::vector<tidy::ClangTidyError> Errors =
-      tidy::runClangTidy(Context, Compilations, {Report.File},
-                         llvm::makeIntrusiveRefCnt<llvm::vfs::OverlayFileSystem>(
-                             llvm::vfs::getRealFileSystem()),
-                         /*ApplyAnyFix=*/false);
+  auto Recorder = llvm::makeIntrusiveRefCnt<RecordingFileSystem>(llvm::vfs::getRealFileSystem());
+  std::vector<tidy::ClangTidyError> Errors = tidy::runClangTidy(
+      Context, Compilations, {Report.File},
+      llvm::makeIntrusiveRefCnt<llvm::vfs::OverlayFileSystem>(Recorder), /*ApplyAnyFix=*/false);
+  Report.Inputs = Recorder->inputs();
   SourceCache Sources;
   for (const tidy::ClangTidyError &Error : Errors) {
     Finding F = toFinding(Error, Sources);

@@ -41,6 +41,10 @@ createOptionsProvider(const TidySettings &Settings);
 llvm::Expected<std::vector<std::string>> enabledChecks(const TidySettings &Settings,
                                                        llvm::StringRef File);
 
+// Args with clang's builtin headers (stddef.h, ...) taken from the clang
+// this tool was built against, unless they already name a -resource-dir.
+std::vector<std::string> withResourceDir(std::vector<std::string> Args);
+
 // Analyses File with the command that Database holds for it.
 UnitReport analyzeUnit(std::unique_ptr<clang::tooling::CompilationDatabase> Database,
                        llvm::StringRef File, const TidySettings &Settings);

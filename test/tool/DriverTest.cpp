@@ -1,14 +1,20 @@
 // Unit tests of the placelint driver's pieces that need no compiler run:
 // fingerprints, shards and unit selection, de-duplication, the summary,
-// the baseline file and the worker protocol.
+// the baseline file, the worker protocol, the result cache's store and the
+// remote cache's messages, changed-line ranges.
 #include "Baseline.h"
+#include "ChangeSelection.h"
 #include "CompileDatabase.h"
 #include "Fingerprint.h"
+#include "RemoteCache.h"
 #include "Report.h"
+#include "ResultCache.h"
 #include "SourceFiles.h"
 
 #include "clang/Tooling/JSONCompilationDatabase.h"
 #include "llvm/Support/FileSystem.h"
+#include "llvm/Support/Path.h"
+#include "llvm/Support/Process.h"
 
 #include <gtest/gtest.h>
 
@@ -274,6 +280,78 @@ TEST(WorkerProtocol, UnitReportsSurviveTheRoundTrip) {
   llvm::Expected<UnitReport> Garbage = parseUnitReport("{\"file\": 3}");
   EXPECT_FALSE(static_cast<bool>(Garbage));
   llvm::consumeError(Garbage.takeError());
+}
+
+TEST(RemoteCacheMessages, ActionResultRoundTrips) {
+  std::string Hash(64, 'a');
+  std::string Message = encodeActionResult("placelint-unit.json", Hash, 300);
+  std::optional<BlobDigest> Digest = decodeActionResult(Message);
+  ASSERT_TRUE(Digest.has_value());
+  EXPECT_EQ(Hash, Digest->Hash);
+  EXPECT_EQ(300u, Digest->Size);
+  // Bazel's own action results (another file name) are not placelint's.
+  EXPECT_FALSE(decodeActionResult(encodeActionResult("a.o", Hash, 300)).has_value());
+  // Truncated messages and garbage decode to nothing, without a crash.
+  for (size_t Length = 0; Length < Message.size(); ++Length)
+    EXPECT_FALSE(decodeActionResult(llvm::StringRef(Message).take_front(Length)).has_value())
+        << Length;
+  EXPECT_FALSE(decodeActionResult("\xff\xff\xff\xff\xff\xff\xff\xff\xff\xff\xff").has_value());
+}
+
+TEST(Sha256, MatchesTheStandardVector) {
+  EXPECT_EQ("ba7816bf8f01cfea414140de5dae2223b00361a396177a9cb410ff61f20015ad", sha256Hex("abc"));
+}
+
+class LocalCacheTest : public ::testing::Test {
+protected:
+  void SetUp() override {
+    ASSERT_FALSE(llvm::sys::fs::createUniqueDirectory("placelint-cache-test", Directory));
+  }
+  void TearDown() override { llvm::sys::fs::remove_directories(Directory); }
+  llvm::SmallString<128> Directory;
+};
+
+TEST_F(LocalCacheTest, PutGetAndTrimOldestFirst) {
+  LocalCache Cache(Directory.str().str());
+  std::string Old(64, '1'), New(64, '2');
+  EXPECT_FALSE(Cache.get(Old).has_value());
+  ASSERT_FALSE(static_cast<bool>(Cache.put(Old, std::string(100, 'o'))));
+  ASSERT_FALSE(static_cast<bool>(Cache.put(New, std::string(100, 'n'))));
+  // Make Old the least recently used entry.
+  llvm::SmallString<128> OldPath(Directory);
+  llvm::sys::path::append(OldPath, "v1", "11", Old);
+  int FD;
+  ASSERT_FALSE(llvm::sys::fs::openFileForWrite(OldPath, FD, llvm::sys::fs::CD_OpenExisting,
+                                               llvm::sys::fs::OF_Append));
+  llvm::sys::fs::setLastAccessAndModificationTime(FD, llvm::sys::TimePoint<>());
+  llvm::sys::Process::SafelyCloseFileDescriptor(FD);
+
+  LocalCache::Usage Usage = Cache.trim(150);
+  EXPECT_EQ(1u, Usage.Evicted);
+  EXPECT_EQ(1u, Usage.Entries);
+  EXPECT_EQ(100u, Usage.Bytes);
+  EXPECT_FALSE(Cache.get(Old).has_value());
+  ASSERT_TRUE(Cache.get(New).has_value());
+  EXPECT_EQ(std::string(100, 'n'), *Cache.get(New));
+}
+
+TEST_F(LocalCacheTest, AnEntryNobodyCanWriteIsAnError) {
+  LocalCache Cache("/proc/placelint-no-such-directory");
+  llvm::Error Err = Cache.put(std::string(64, 'a'), "value");
+  EXPECT_TRUE(static_cast<bool>(Err));
+  llvm::consumeError(std::move(Err));
+}
+
+TEST(ChangeSet, LinesOfAFileListedWholeAllCount) {
+  ChangeSet Changes;
+  Changes.Files["/src/a.cpp"] = {{3, 5}, {10, 10}};
+  Changes.Files["/src/new.cpp"];
+  EXPECT_TRUE(Changes.containsLine("/src/a.cpp", 3));
+  EXPECT_TRUE(Changes.containsLine("/src/a.cpp", 5));
+  EXPECT_TRUE(Changes.containsLine("/src/a.cpp", 10));
+  EXPECT_FALSE(Changes.containsLine("/src/a.cpp", 6));
+  EXPECT_TRUE(Changes.containsLine("/src/new.cpp", 400));
+  EXPECT_FALSE(Changes.containsLine("/src/other.cpp", 1));
 }
 
 } // namespace

@@ -10,14 +10,17 @@ Configuration comes from the environment (see CMakeLists.txt): PLACELINT,
 SAMPLE_INCLUDE_DIRS (separated by os.pathsep), SARIF_SCHEMA, CMAKE, CXX.
 """
 
+import hashlib
 import json
 import os
 import pty
 import re
 import shutil
+import socket
 import subprocess
 import sys
 import tempfile
+import time
 import unittest
 
 import jsonschema
@@ -560,6 +563,289 @@ class RelativePaths(ToolTest):
             return {f for f in findings if f[0].startswith("include/")}
         self.assertEqual(headers(self.sample.expected()),
                          headers(json_findings(json.loads(result.stdout))))
+
+
+def git(root, *args):
+    subprocess.run(["git", "-C", root, "-c", "user.name=placelint", "-c",
+                    "user.email=placelint@example.invalid"] + list(args),
+                   check=True, stdout=subprocess.DEVNULL)
+
+
+class ChangedOnly(ToolTest):
+    """--changed-since and --files-from: only the units that are, or include,
+    a changed file; the others are listed as skipped."""
+
+    UNITS = {"src/clean.cpp", "src/data.cpp", "src/eval.cpp", "src/train.cpp"}
+    INCLUDERS = {"src/eval.cpp", "src/train.cpp"}  # of include/sample/model.h
+
+    def setUp(self):
+        super().setUp()
+        git(self.sample.root, "init", "-q")
+        git(self.sample.root, "add", "-A")
+        git(self.sample.root, "commit", "-q", "-m", "sample")
+
+    def append(self, relative, text):
+        self.sample.write(relative, self.sample.read(relative) + text)
+
+    def test_an_edited_unit_alone_is_analysed(self):
+        self.append("src/clean.cpp", "// edited\n")
+        document = self.run_json("--changed-since=HEAD")
+        self.assertEqual(["src/clean.cpp"], document["files"])
+        self.assertEqual(sorted(self.UNITS - {"src/clean.cpp"}), document["unchanged"])
+        self.assertEqual("git diff HEAD", document["changes"])
+        self.assertEqual(3, document["summary"]["filesUnchanged"])
+
+    def test_an_edited_header_selects_the_units_that_include_it(self):
+        self.append("include/sample/model.h", "// edited\n")
+        log = self.run_sarif("--changed-since=HEAD")
+        self.assert_valid_sarif(log)
+        run = log["runs"][0]
+        self.assertEqual(sorted(self.UNITS - self.INCLUDERS),
+                         [u["uri"] for u in run["properties"]["unchangedUnits"]])
+        wanted = {f for f in self.sample.expected()
+                  if f[0] in self.INCLUDERS or f[0].startswith("include/")}
+        self.assertEqual(wanted, sarif_findings(run))
+
+    def test_committed_changes_count_too_and_text_names_the_skipped_units(self):
+        self.append("src/data.cpp", "// edited\n")
+        git(self.sample.root, "commit", "-q", "-am", "edit")
+        result = self.sample.run("--changed-since=HEAD~1")
+        self.assertEqual(1, result.returncode, result.stderr)
+        for unit in self.UNITS - {"src/data.cpp"}:
+            self.assertIn(unit + ": skipped: reads no changed file (git diff HEAD~1)",
+                          result.stdout)
+        self.assertIn("placement-transfer-in-loop", result.stdout)
+        self.assertIn("1 file analysed, 0 failed, 3 skipped as unchanged", result.stderr)
+
+    def test_changed_lines_only_keeps_the_findings_on_edited_lines(self):
+        lines = self.sample.read("src/train.cpp").split("\n")
+        lines[15] += "  "  # line 16: the discarded transfer
+        self.sample.write("src/train.cpp", "\n".join(lines))
+        every = json_findings(self.run_json("--changed-since=HEAD"))
+        self.assertEqual({f for f in self.sample.expected()
+                          if f[0] in ("src/train.cpp", "include/sample/model.h")}, every)
+        edited = json_findings(self.run_json("--changed-since=HEAD", "--changed-lines-only"))
+        self.assertEqual({("src/train.cpp", 16, "placement-discarded-transfer")}, edited)
+
+    def test_files_from_lists_the_changed_files(self):
+        listing = os.path.join(self.sample.temp.name, "changed.txt")
+        with open(listing, "w", encoding="utf-8") as out:
+            out.write("include/sample/model.h\n\n")
+        document = self.run_json("--files-from=" + listing)
+        self.assertEqual(sorted(self.INCLUDERS), document["files"])
+        self.assertEqual("--files-from " + listing, document["changes"])
+
+    def test_nothing_changed_analyses_nothing(self):
+        document = self.run_json("--changed-since=HEAD")
+        self.assertEqual([], document["files"])
+        self.assertEqual(sorted(self.UNITS), document["unchanged"])
+
+    def test_bad_requests_are_usage_errors(self):
+        for args, message in [(["--changed-since=no-such-revision"], "git diff failed"),
+                              (["--changed-lines-only"], "needs --changed-since"),
+                              (["--files-from=/nonexistent/list"], "cannot read --files-from"),
+                              (["--changed-since=HEAD", "--write-baseline=b.json"],
+                               "records the whole tree")]:
+            result = self.sample.run(*args)
+            self.assertEqual(2, result.returncode, args)
+            self.assertIn(message, result.stderr)
+
+
+def cache_entries(directory):
+    return [os.path.join(folder, name) for folder, _, names in os.walk(directory)
+            for name in names]
+
+
+# Two units, one that includes the sample's header and one that does not,
+# keep the cache tests short.
+CACHED_UNITS = ("src/clean.cpp", "src/eval.cpp")
+
+
+def cached_units_expected(sample):
+    return {f for f in sample.expected()
+            if f[0] in CACHED_UNITS or f[0].startswith("include/")}
+
+
+class ResultCache(ToolTest):
+    """--cache-dir: a unit none of whose files changed is not analysed again."""
+
+    def setUp(self):
+        super().setUp()
+        self.cache = os.path.join(self.sample.temp.name, "cache")
+
+    def run_cached(self, *args, cache=None):
+        result = self.sample.run("--format=json", "--cache-dir=" + (cache or self.cache),
+                                 "--cache-stats", *(CACHED_UNITS + args))
+        self.assertIn(result.returncode, (0, 1), result.stderr)
+        return json.loads(result.stdout), result.stderr
+
+    def test_a_warm_run_reuses_every_unit_and_reports_the_same(self):
+        cold, stats = self.run_cached()
+        self.assertIn("0 hits (0 local, 0 remote), 2 misses, 2 stored", stats)
+        warm, stats = self.run_cached()
+        self.assertIn("2 hits (2 local, 0 remote), 0 misses, 0 stored", stats)
+        self.assertEqual(2, warm["summary"]["filesFromCache"])
+        self.assertEqual(cold["findings"], warm["findings"])
+        self.assertEqual(cached_units_expected(self.sample), json_findings(warm))
+
+    def test_an_edited_header_misses_only_the_units_that_include_it(self):
+        self.run_cached()
+        self.sample.write("include/sample/model.h",
+                          "// edited\n" + self.sample.read("include/sample/model.h"))
+        document, stats = self.run_cached()
+        self.assertIn("1 hits (1 local, 0 remote), 1 misses, 1 stored", stats)
+        # The findings moved down a line with the header's edit.
+        self.assertIn(("include/sample/model.h", 14, "placement-mixed-device"),
+                      json_findings(document))
+
+    def test_another_configuration_is_another_key(self):
+        self.run_cached()
+        document, stats = self.run_cached("--checks=-*,placement-mixed-device")
+        self.assertIn("0 hits", stats)
+        self.assertEqual({"placement-mixed-device"}, {f["rule"] for f in document["findings"]})
+
+    def test_an_unreadable_entry_is_a_miss_with_a_warning(self):
+        cold, _ = self.run_cached()
+        for entry in cache_entries(self.cache):
+            with open(entry, "r+b") as damaged:
+                damaged.truncate(5)
+        warm, stats = self.run_cached()
+        self.assertIn("ignoring an unreadable cache entry", stats)
+        self.assertEqual(cold["findings"], warm["findings"])
+        self.assertEqual(0, warm["summary"]["filesFromCache"])
+
+    def test_concurrent_writers_share_one_directory(self):
+        runs = [subprocess.Popen([PLACELINT, "-p", self.sample.build, "-j1", "--format=json",
+                                  "--cache-dir=" + self.cache] + list(CACHED_UNITS),
+                                 cwd=self.sample.root,
+                                 stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+                for _ in range(2)]
+        outputs = [run.communicate() for run in runs]
+        for run, (_, errors) in zip(runs, outputs):
+            self.assertEqual(1, run.returncode, errors)
+        self.assertEqual(json.loads(outputs[0][0])["findings"],
+                         json.loads(outputs[1][0])["findings"])
+        self.assertEqual([], [e for e in cache_entries(self.cache) if ".tmp-" in e])
+        warm, stats = self.run_cached()
+        self.assertIn("2 hits", stats)
+
+    def test_the_size_bound_evicts_entries(self):
+        _, stats = self.run_cached("--cache-size=0")
+        self.assertIn("0.0 MiB of 0 MiB, 0 entries, 4 evicted", stats)
+        self.assertEqual([], cache_entries(self.cache))
+
+
+class CacheServer:
+    """Bazel's HTTP remote-cache protocol on 127.0.0.1, in this process:
+    GET and PUT of /ac/KEY and /cas/SHA256, held in a dict."""
+
+    def __init__(self, delay=0.0):
+        import http.server
+        import threading
+        self.entries = {}
+        self.requests = []
+        server = self
+
+        class Handler(http.server.BaseHTTPRequestHandler):
+            def log_message(self, *args):
+                pass
+
+            def do_GET(self):
+                time.sleep(delay)
+                server.requests.append(("GET", self.path))
+                body = server.entries.get(self.path)
+                self.send_response(200 if body is not None else 404)
+                self.send_header("Content-Length", str(len(body or b"")))
+                self.end_headers()
+                try:
+                    self.wfile.write(body or b"")
+                except (BrokenPipeError, ConnectionResetError):
+                    pass  # the client gave up (the slow-remote test)
+
+            def do_PUT(self):
+                time.sleep(delay)
+                server.requests.append(("PUT", self.path))
+                body = self.rfile.read(int(self.headers["Content-Length"]))
+                if self.path.startswith("/cas/") and \
+                        hashlib.sha256(body).hexdigest() != self.path[len("/cas/"):]:
+                    self.send_response(400)
+                else:
+                    server.entries[self.path] = body
+                    self.send_response(200)
+                self.send_header("Content-Length", "0")
+                self.end_headers()
+
+        self.httpd = http.server.ThreadingHTTPServer(("127.0.0.1", 0), Handler)
+        self.url = "http://127.0.0.1:%d" % self.httpd.server_address[1]
+        self.thread = threading.Thread(target=self.httpd.serve_forever, daemon=True)
+        self.thread.start()
+
+    def close(self):
+        self.httpd.shutdown()
+        self.httpd.server_close()
+
+
+class RemoteCache(ToolTest):
+    """--remote-cache: results shared through an HTTP cache; a remote that
+    fails is a warning, never a failed run."""
+
+    def setUp(self):
+        super().setUp()
+        self.expected = cached_units_expected(self.sample)
+
+    def run_remote(self, url, local, *args):
+        result = self.sample.run("--format=json", "--cache-stats", "--remote-cache=" + url,
+                                 "--cache-dir=" + os.path.join(self.sample.temp.name, local),
+                                 *(CACHED_UNITS + args))
+        self.assertIn(result.returncode, (0, 1), result.stderr)
+        document = json.loads(result.stdout)
+        self.assertEqual(self.expected, json_findings(document))
+        return document, result.stderr
+
+    def test_a_second_machine_hits_what_the_first_stored(self):
+        server = CacheServer()
+        self.addCleanup(server.close)
+        _, stats = self.run_remote(server.url, "first")
+        self.assertIn("2 stored", stats)
+        self.assertEqual({"/ac/", "/cas/"}, {path[:path.index("/", 1) + 1]
+                                             for _, path in server.requests})
+        document, stats = self.run_remote(server.url, "second")
+        self.assertIn("2 hits (0 local, 2 remote), 0 misses", stats)
+        self.assertEqual(2, document["summary"]["filesFromCache"])
+
+    def test_a_corrupt_remote_entry_is_a_miss_with_a_warning(self):
+        server = CacheServer()
+        self.addCleanup(server.close)
+        self.run_remote(server.url, "first")
+        for path in server.entries:
+            if path.startswith("/cas/"):
+                server.entries[path] = b"garbage"
+        document, stats = self.run_remote(server.url, "second")
+        self.assertIn("does not match its digest; treated as a miss", stats)
+        self.assertEqual(0, document["summary"]["filesFromCache"])
+
+    def test_an_unreachable_remote_is_a_warning(self):
+        with socket.socket() as unused:
+            unused.bind(("127.0.0.1", 0))
+            port = unused.getsockname()[1]
+        started = time.monotonic()
+        _, stats = self.run_remote("http://127.0.0.1:%d" % port, "local")
+        self.assertEqual(1, stats.count("warning: remote cache"), stats)
+        self.assertIn("not using it for the rest of this run", stats)
+        self.assertLess(time.monotonic() - started, 120)
+
+    def test_a_slow_remote_times_out_with_a_warning(self):
+        server = CacheServer(delay=2.0)
+        self.addCleanup(server.close)
+        _, stats = self.run_remote(server.url, "local", "--remote-cache-timeout=200")
+        self.assertEqual(1, stats.count("warning: remote cache"), stats)
+        self.assertIn("timed out", stats.lower())
+
+    def test_a_url_that_is_not_http_is_a_usage_error(self):
+        result = self.sample.run("--remote-cache=ftp://example.invalid")
+        self.assertEqual(2, result.returncode)
+        self.assertIn("wants an http:// or https:// URL", result.stderr)
+
 
 if __name__ == "__main__":
     unittest.main()
