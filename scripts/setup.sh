@@ -12,6 +12,7 @@ packages=(
   libopenblas-dev libgtest-dev libgmock-dev libbenchmark-dev
   libtorch-dev
   libcurl4-openssl-dev                    # placelint --remote-cache (HTTP)
+  bazel-bootstrap                         # tool.BazelAspect runs bazel/placelint.bzl (~290 MB with its JRE)
 )
 
 missing=()

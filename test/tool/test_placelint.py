@@ -847,5 +847,99 @@ class RemoteCache(ToolTest):
         self.assertIn("wants an http:// or https:// URL", result.stderr)
 
 
+
+BAZEL_STUB_RULES = {
+    # Debian's Bazel (bazel-bootstrap 4.2.3) loads these two repositories
+    # from GitHub; offline, stubs that forward to its native rules do.
+    "rules_cc": ("cc", ["cc_binary", "cc_import", "cc_library", "cc_test", "cc_toolchain",
+                        "cc_toolchain_suite"]),
+    "rules_java": ("java", ["java_binary", "java_import", "java_library", "java_runtime",
+                            "java_toolchain"]),
+}
+
+
+@unittest.skipUnless(shutil.which("bazel"), "bazel is not installed (scripts/setup.sh)")
+class BazelAspect(unittest.TestCase):
+    """bazel/placelint.bzl: placelint_aspect runs placelint on cc_* targets
+    as actions with declared inputs, and Bazel re-runs only what changed."""
+
+    def setUp(self):
+        self.temp = tempfile.TemporaryDirectory(prefix="placelint-bazel-")
+        self.addCleanup(self.temp.cleanup)
+        self.workspace = os.path.join(self.temp.name, "workspace")
+        for folder in ("src", "include"):
+            shutil.copytree(os.path.join(SAMPLE, folder), os.path.join(self.workspace, folder))
+        overrides = []
+        for repository, (package, rules) in BAZEL_STUB_RULES.items():
+            root = os.path.join(self.temp.name, repository)
+            os.makedirs(os.path.join(root, package))
+            for name in ("WORKSPACE", "BUILD", os.path.join(package, "BUILD")):
+                open(os.path.join(root, name), "w").close()
+            with open(os.path.join(root, package, "defs.bzl"), "w") as defs:
+                for rule in rules:
+                    defs.write("def %s(**attrs):\n    native.%s(**attrs)\n" % (rule, rule))
+            overrides.append("--override_repository=%s=%s" % (repository, root))
+        bazel_rules = os.path.join(os.path.dirname(os.path.dirname(HERE)), "bazel")
+        with open(os.path.join(self.workspace, "WORKSPACE"), "w") as out:
+            out.write('local_repository(name = "placelint", path = "%s")\n' % bazel_rules)
+        copts = ["-std=c++20"] + ["-I" + d for d in
+                                  os.environ["SAMPLE_INCLUDE_DIRS"].split(os.pathsep)]
+        with open(os.path.join(self.workspace, "BUILD"), "w") as out:
+            out.write(
+                'cc_library(name = "model", hdrs = ["include/sample/model.h"], '
+                'includes = ["include"])\n'
+                'cc_library(name = "train", srcs = ["src/train.cpp"], deps = [":model"], '
+                'copts = %r)\n'
+                'cc_binary(name = "app", srcs = ["src/eval.cpp", "src/clean.cpp"], '
+                'deps = [":train"], copts = %r)\n' % (copts, copts))
+        self.startup = ["bazel", "--output_user_root=" + os.path.join(self.temp.name, "root")]
+        self.addCleanup(subprocess.run, self.startup + ["shutdown"], cwd=self.workspace,
+                        stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+        placelint_dir = os.path.dirname(os.path.abspath(shutil.which(PLACELINT) or PLACELINT))
+        self.build = self.startup + [
+            "build", "--aspects=@placelint//:placelint.bzl%placelint_aspect",
+            "--output_groups=placelint",
+            "--action_env=PATH=%s:/usr/bin:/bin" % placelint_dir] + overrides + ["//:app"]
+
+    def reports(self):
+        found = {}
+        root = os.path.join(self.workspace, "bazel-bin")
+        for folder, _, names in os.walk(root):
+            for name in names:
+                if name.endswith(".json"):
+                    path = os.path.join(folder, name)
+                    found[os.path.relpath(path, root)] = os.stat(path).st_mtime_ns
+        return found
+
+    def test_every_source_of_the_target_and_its_deps_is_reported(self):
+        result = subprocess.run(self.build, cwd=self.workspace, stdout=subprocess.PIPE,
+                                stderr=subprocess.STDOUT, text=True)
+        self.assertEqual(0, result.returncode, result.stdout[-3000:])
+        reports = self.reports()
+        self.assertEqual({"app.placelint/src_clean.cpp.json", "app.placelint/src_eval.cpp.json",
+                          "train.placelint/src_train.cpp.json"}, set(reports))
+        with open(os.path.join(self.workspace, "bazel-bin", "train.placelint",
+                               "src_train.cpp.json")) as report:
+            found = json_findings(json.load(report))
+        self.assertEqual({f for f in expected_in(SAMPLE, "src/train.cpp")}, found)
+
+        # A changed source re-runs its action alone.
+        with open(os.path.join(self.workspace, "src", "clean.cpp"), "a") as source:
+            source.write("// edited\n")
+        result = subprocess.run(self.build, cwd=self.workspace, stdout=subprocess.PIPE,
+                                stderr=subprocess.STDOUT, text=True)
+        self.assertEqual(0, result.returncode, result.stdout[-3000:])
+        after = self.reports()
+        changed = {name for name in reports if after[name] != reports[name]}
+        self.assertEqual({"app.placelint/src_clean.cpp.json"}, changed)
+
+
+def expected_in(root, relative):
+    with open(os.path.join(root, relative), encoding="utf-8") as source:
+        return {(relative, number, match.group("rule"))
+                for number, line in enumerate(source, 1)
+                for match in [EXPECT.search(line)] if match}
+
+
 if __name__ == "__main__":
     unittest.main()
