@@ -9,7 +9,11 @@
 #include "clang/AST/ASTContext.h"
 #include "clang/AST/DeclCXX.h"
 #include "clang/Basic/SourceManager.h"
+#include "llvm/ADT/STLExtras.h"
 #include "llvm/Support/raw_ostream.h"
+
+#include <string>
+#include <vector>
 
 namespace placelint::analysis {
 
@@ -57,13 +61,21 @@ std::string summaryKey(const FunctionDecl &Callee, const CallInputs &Inputs) {
     Stream << "#this";
     describeForKey(Stream, *Inputs.Object);
   }
-  if (Inputs.Captures)
+  if (Inputs.Captures) {
+    // Known is a DenseMap, whose order is its buckets': two maps of the same
+    // captures may list them differently. Sorted, equal captures give one key.
+    std::vector<std::string> Captured;
     for (const auto &[Path, Fact] : Inputs.Captures->Known) {
-      Stream << "#" << static_cast<const void *>(Path.root());
+      llvm::raw_string_ostream Entry(Captured.emplace_back());
+      Entry << "#" << static_cast<const void *>(Path.root());
       for (AccessStep Step : Path.steps())
-        Stream << Step.bits() << '.';
-      describeForKey(Stream, Fact);
+        Entry << Step.bits() << '.';
+      describeForKey(Entry, Fact);
     }
+    llvm::sort(Captured);
+    for (const std::string &Entry : Captured)
+      Stream << Entry;
+  }
   return Key;
 }
 
