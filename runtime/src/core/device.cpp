@@ -3,13 +3,31 @@
 
 #include <placelint/device_grammar.h>
 
+#include <cstdio>
 #include <ostream>
+#include <string>
 
 namespace pl {
 namespace {
 
+// The text as a message quotes it: bytes that are not printable ASCII as
+// \xNN (a NUL would otherwise end what() in the middle of the message).
+std::string printable(std::string_view text) {
+  std::string out;
+  for (const unsigned char c : text) {
+    if (c >= 0x20 && c < 0x7f) {
+      out += static_cast<char>(c);
+    } else {
+      char escaped[5];
+      std::snprintf(escaped, sizeof escaped, "\\x%02x", c);
+      out += escaped;
+    }
+  }
+  return out;
+}
+
 [[noreturn]] void reject(std::string_view text, std::string_view why) {
-  detail::fail<DeviceError>("invalid device string '", text, "': ", why, "; ",
+  detail::fail<DeviceError>("invalid device string '", printable(text), "': ", why, "; ",
                             placelint::kDeviceGrammar);
 }
 
