@@ -164,3 +164,10 @@ void deviceSwitchedForGood(at::Tensor output, const at::Tensor &input) {
 void rawLauncher(float *out, const float *in, int64_t n) {
   scale_kernel<<<1, 256>>>(out, in, 2.0f, n);
 }
+
+// Waiting on the current stream launches nothing.
+void waitsOnCurrentStream(const at::Tensor &input) {
+  at::cuda::getCurrentCUDAStream().synchronize();
+  if (at::cuda::getCurrentCUDAStream().query())
+    return;
+}

@@ -84,13 +84,24 @@ const FunctionDecl *definedCallee(const CallExpr &Call) {
 }
 
 // The syntax of one body, lambdas included: whether it launches anything
-// itself, the functions of the unit it calls, and the handle calls that
-// only configure a `<<<...>>>` launch (reported at the launch).
+// itself, the functions of the unit it calls, and the handle calls that are
+// no launch of their own: those configuring a `<<<...>>>` launch (reported
+// at the launch), and those only waited on or queried
+// (`getCurrentCUDAStream().synchronize()`, a method giving no handle).
 class LaunchScan : public RecursiveASTVisitor<LaunchScan> {
 public:
   bool Launches = false;
   llvm::SmallVector<const FunctionDecl *, 4> Callees;
-  llvm::DenseSet<const Expr *> InLaunchConfig;
+  llvm::DenseSet<const Expr *> NotLaunches;
+
+  bool VisitCXXMemberCallExpr(CXXMemberCallExpr *Call) {
+    const auto *Handle = dyn_cast<CallExpr>(Call->getImplicitObjectArgument()->IgnoreImplicit());
+    QualType Result = Call->getType();
+    if (Handle && isApi(calleeOf(*Handle), LaunchApi::CurrentHandle) &&
+        (Result->isVoidType() || Result->isBooleanType()))
+      NotLaunches.insert(Handle);
+    return true;
+  }
 
   bool VisitCUDAKernelCallExpr(CUDAKernelCallExpr *Launch) {
     Launches = true;
@@ -111,7 +122,7 @@ private:
     if (!S)
       return;
     if (const auto *Call = dyn_cast<CallExpr>(S))
-      InLaunchConfig.insert(Call);
+      NotLaunches.insert(Call);
     for (const Stmt *Child : S->children())
       collectCalls(Child);
   }
@@ -332,7 +343,7 @@ void DeviceGuardRule::transfer(const CFGBlock &Block, GuardState &State,
       if (isApi(Callee, LaunchApi::SetDevice))
         State.DeviceSet = true;
       else if (isApi(Callee, LaunchApi::CurrentHandle)) {
-        if (!Syntax.InLaunchConfig.contains(Call))
+        if (!Syntax.NotLaunches.contains(Call))
           record(*Call, LaunchKind::CurrentHandle);
       } else if (const FunctionDecl *Defined = definedCallee(*Call))
         record(*Call, LaunchKind::Call, Defined);
@@ -441,8 +452,12 @@ bool DeviceGuardRule::guardedByCallers(const FunctionDecl &Function, unsigned De
       (Method && Method->isVirtual()) || Function.isMain() || InProgress.contains(Key))
     return false;
   InProgress.insert(Key);
-  bool Guarded = true;
+  bool Guarded = true, Called = false;
   for (const CallSite &Site : It->second) {
+    // A call of itself comes from a call already looked at.
+    if (Site.Caller->getCanonicalDecl() == Key)
+      continue;
+    Called = true;
     const GuardEvents &InCaller = events(*Site.Caller);
     auto Event =
         llvm::find_if(InCaller, [&](const GuardEvent &E) { return E.Where == Site.Call; });
@@ -457,7 +472,7 @@ bool DeviceGuardRule::guardedByCallers(const FunctionDecl &Function, unsigned De
     }
   }
   InProgress.erase(Key);
-  return Guarded;
+  return Called && Guarded;
 }
 
 void DeviceGuardRule::diagnose(const FunctionDecl &Function, FindingsHandler &Handler) {
