@@ -45,3 +45,7 @@ timed tsan-build "$root/scripts/configure.sh" "$tsan" -DPL_TSAN=ON -DPL_BUILD_AN
   -DPL_WITH_CUDA=OFF -DPL_BUILD_BENCH=OFF -DPL_BUILD_EXAMPLES=OFF
 OPENBLAS_NUM_THREADS=1 TSAN_OPTIONS="halt_on_error=1 second_deadlock_stack=1 allocator_may_return_null=1" \
   timed tsan-runtime ctest --test-dir "$tsan" --output-on-failure -j "$(nproc)" -L runtime
+
+# The fuzz targets (fuzz/README.md): built in build-fuzz, every kept input
+# (seeds and regressions) replayed, then each of the five fuzzed for 20 s.
+timed fuzz "$root/scripts/fuzz.sh" 20
