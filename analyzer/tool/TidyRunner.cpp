@@ -103,7 +103,8 @@ public:
     llvm::SmallString<256> Absolute;
     Path.toVector(Absolute);
     makeAbsolute(Absolute);
-    llvm::sys::path::remove_dots(Absolute, /*remove_dot_dot=*/true);
+    // Not "..": through a symbolic link, dropping "dir/.." names another file.
+    llvm::sys::path::remove_dots(Absolute, /*remove_dot_dot=*/false);
     return std::unique_ptr<llvm::vfs::File>(
         std::make_unique<RecordedFile>(std::move(*Opened), Absolute.str().str(), Inputs));
   }

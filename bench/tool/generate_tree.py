@@ -7,7 +7,8 @@ compile_commands.json, for measuring placelint at scale.
 Each unit includes <pl/pl.h> and holds a few functions in the style of
 training code: factories, transfers, a loop over batches, module calls.
 One unit in four carries one placement bug, so the run reports findings
-the way a real tree would.
+the way a real tree would. One unit in ten includes the tree's own header,
+include/tree/shared.h, so that editing it touches 10% of the units.
 """
 
 import argparse
@@ -15,7 +16,16 @@ import json
 import os
 import shlex
 
-UNIT = """#include <pl/pl.h>
+SHARED_HEADER = """#pragma once
+
+namespace tree {
+
+inline int batchSize() { return 8; }
+
+} // namespace tree
+"""
+
+UNIT = """{shared}#include <pl/pl.h>
 
 #include <vector>
 
@@ -91,12 +101,16 @@ def main():
         path = os.path.join(folder, "unit%03d.cpp" % index)
         extra = BUGS[(index // 4) % len(BUGS)] if index % 4 == 0 else ""
         with open(path, "w", encoding="utf-8") as unit:
-            unit.write(UNIT.format(index=index, extra=extra))
-        arguments = [options.compiler, "-std=c++20"]
+            shared = "#include <tree/shared.h>\n" if index % 10 == 0 else ""
+            unit.write(UNIT.format(index=index, extra=extra, shared=shared))
+        arguments = [options.compiler, "-std=c++20", "-I" + os.path.join(root, "include")]
         arguments += ["-I" + os.path.abspath(include) for include in options.include]
         arguments += ["-c", path, "-o", path + ".o"]
         commands.append({"directory": root, "file": path,
                          "command": " ".join(shlex.quote(a) for a in arguments)})
+    os.makedirs(os.path.join(root, "include", "tree"), exist_ok=True)
+    with open(os.path.join(root, "include", "tree", "shared.h"), "w", encoding="utf-8") as out:
+        out.write(SHARED_HEADER)
     build = os.path.join(root, "build")
     os.makedirs(build, exist_ok=True)
     with open(os.path.join(build, "compile_commands.json"), "w", encoding="utf-8") as db:
