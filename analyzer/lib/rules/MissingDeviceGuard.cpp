@@ -76,11 +76,17 @@ bool isGuardType(QualType Type) {
 
 const FunctionDecl *calleeOf(const CallExpr &Call) { return Call.getDirectCallee(); }
 
-// A function of the unit with a body to look into.
+// A function of the user's code with a body to look into: not one of a
+// system header (the libraries' own inline functions launch nothing of the
+// user's, and are many).
 const FunctionDecl *definedCallee(const CallExpr &Call) {
   const FunctionDecl *Callee = calleeOf(Call);
   const FunctionDecl *Definition = nullptr;
-  return Callee && Callee->hasBody(Definition) ? Definition : nullptr;
+  if (!Callee || !Callee->hasBody(Definition))
+    return nullptr;
+  const SourceManager &SM = Definition->getASTContext().getSourceManager();
+  return SM.isInSystemHeader(SM.getExpansionLoc(Definition->getLocation())) ? nullptr
+                                                                            : Definition;
 }
 
 // The syntax of one body, lambdas included: whether it launches anything
