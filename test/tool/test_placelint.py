@@ -15,6 +15,7 @@ import json
 import os
 import pty
 import re
+import shlex
 import shutil
 import socket
 import subprocess
@@ -728,6 +729,21 @@ class ResultCache(ToolTest):
         self.assertEqual([], [e for e in cache_entries(self.cache) if ".tmp-" in e])
         warm, stats = self.run_cached()
         self.assertIn("2 hits", stats)
+
+    def test_a_compiler_named_without_its_directory_still_hits(self):
+        # The driver then finds the standard headers through
+        # /usr/lib/llvm-19/bin/../lib/gcc/...: the recorded paths must keep
+        # their "..", which a symbolic link makes mean another directory.
+        database = os.path.join(self.sample.build, "compile_commands.json")
+        units = self.sample.units()
+        for unit in units:
+            compiler = shlex.split(unit["command"])[0]
+            unit["command"] = unit["command"].replace(compiler, os.path.basename(compiler), 1)
+        with open(database, "w", encoding="utf-8") as out:
+            json.dump(units, out)
+        self.run_cached()
+        warm, stats = self.run_cached()
+        self.assertIn("2 hits (2 local, 0 remote), 0 misses", stats)
 
     def test_the_size_bound_evicts_entries(self):
         _, stats = self.run_cached("--cache-size=0")
