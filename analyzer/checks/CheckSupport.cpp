@@ -9,13 +9,14 @@
 namespace clang::tidy {
 
 using placelint::analysis::ApiProfile;
+using placelint::analysis::apiProfileName;
 
 llvm::ArrayRef<std::pair<ApiProfile, StringRef>>
 OptionEnumMapping<ApiProfile>::getEnumMapping() {
-  static constexpr std::pair<ApiProfile, StringRef> Mapping[] = {
-      {ApiProfile::Auto, "auto"},
-      {ApiProfile::Pl, "pl"},
-      {ApiProfile::Libtorch, "libtorch"}};
+  static const std::pair<ApiProfile, StringRef> Mapping[] = {
+      {ApiProfile::Auto, apiProfileName(ApiProfile::Auto)},
+      {ApiProfile::Pl, apiProfileName(ApiProfile::Pl)},
+      {ApiProfile::Libtorch, apiProfileName(ApiProfile::Libtorch)}};
   return Mapping;
 }
 

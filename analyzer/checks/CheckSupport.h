@@ -60,7 +60,7 @@ protected:
   // (FactoryOnDevice.cpp): `zeros({n}).to(dev)` -> `zeros({n},
   // torch::TensorOptions().device(dev))`, written options extended.
   struct FactoryOnDevice {
-    std::string Api;     // torch or pl
+    std::string Api;     // the namespace that spells the options: torch or pl
     std::string Device;  // the device, as the options take it
     std::string Extra;   // `.dtype(...)` when the move also converts
     std::string Options; // the factory's written options, or empty
@@ -78,7 +78,8 @@ private:
   void visitUserDecls(const DeclContext &Context);
   void visitUserDecl(const Decl &D);
   void reportOn(const FunctionDecl &Function);
-  std::optional<std::string> moveTargetText(const CXXMemberCallExpr &Move, StringRef Api) const;
+  std::optional<std::string>
+  moveTargetText(const CXXMemberCallExpr &Move, placelint::analysis::ApiProfile Profile) const;
   bool isUserFile(SourceLocation Loc);
 
   // ApiProfile, AvailabilityChecks and GpuTestSuffixes: local or global

@@ -6,34 +6,45 @@
 
 namespace clang::tidy::placement {
 
+using placelint::analysis::ApiProfile;
+using placelint::analysis::profileTable;
+
 namespace {
 
-// `torch` or `pl`: the namespace the factory was called from, which spells
-// the options the fix-it writes.
-StringRef apiNamespace(const CallExpr &Factory) {
+// The profile the factory was called from, whose spelling the fix-it writes.
+ApiProfile factoryProfile(const CallExpr &Factory) {
   const FunctionDecl *Callee = Factory.getDirectCallee();
-  for (const DeclContext *Ctx = Callee ? Callee->getDeclContext() : nullptr; Ctx;
-       Ctx = Ctx->getParent())
-    if (const auto *Namespace = dyn_cast<NamespaceDecl>(Ctx);
-        Namespace && Namespace->getName() == "pl" && Ctx->getParent()->isTranslationUnit())
-      return "pl";
-  return "torch";
+  return Callee ? placelint::analysis::profileDeclaring(*Callee).value_or(ApiProfile::Libtorch)
+                : ApiProfile::Libtorch;
+}
+
+// Whether Record is one of the profile's classes of that role (by canonical
+// qualified name: `at::Tensor` for torch::Tensor).
+bool isProfileClass(const CXXRecordDecl *Record, const std::vector<StringRef> &Classes) {
+  return Record && llvm::is_contained(Classes, Record->getQualifiedNameAsString());
 }
 
 } // namespace
 
 std::optional<std::string> PlacementCheck::moveTargetText(const CXXMemberCallExpr &Move,
-                                                          StringRef Api) const {
-  StringRef Method = Move.getMethodDecl()->getName();
+                                                          ApiProfile Profile) const {
+  const auto &Table = profileTable(Profile);
+  const auto &Spell = Table.FixSpelling;
+  placelint::analysis::ApiCall Transfer =
+      Table.TensorMethods.lookup(Move.getMethodDecl()->getName());
+  if (Transfer.Kind != placelint::analysis::CallKind::Transfer)
+    return std::nullopt;
   unsigned Written = 0;
   for (const Expr *Arg : Move.arguments())
     if (!isa<CXXDefaultArgExpr>(Arg))
       ++Written;
-  if (Method == "cuda")
-    return Written == 0
-               ? (Api + "::kCUDA").str()
-               : (Api + "::Device(" + Api + "::kCUDA, " + text(Move.getArg(0)) + ")").str();
-  if (Method != "to" || Written == 0)
+  std::string Cuda = (Spell.Namespace + "::" + Spell.CudaConstant).str();
+  if (Transfer.Target == placelint::analysis::TransferTarget::Cuda)
+    return Written == 0 ? Cuda
+                        : (Spell.Namespace + "::" + Spell.DeviceClass + "(" + Cuda + ", " +
+                           text(Move.getArg(0)) + ")")
+                              .str();
+  if (Transfer.Target != placelint::analysis::TransferTarget::Argument || Written == 0)
     return std::nullopt;
   const Expr *Target = Move.getArg(0);
   std::string Text = text(Target);
@@ -48,9 +59,9 @@ std::optional<std::string> PlacementCheck::moveTargetText(const CXXMemberCallExp
     Value = Construct->getArg(0)->IgnoreImplicit();
   }
   const CXXRecordDecl *Record = Value->getType().getNonReferenceType()->getAsCXXRecordDecl();
-  if (Record && Record->getName() == "Tensor")
+  if (isProfileClass(Record, Table.TensorClasses))
     return Text + ".device()";
-  if (Record && Record->getName() == "TensorOptions")
+  if (isProfileClass(Record, Table.OptionsClasses))
     return std::nullopt; // options that carry more than a device
   return Text;
 }
@@ -60,19 +71,23 @@ PlacementCheck::factoryOnDevice(const CallExpr &Factory, const CXXMemberCallExpr
   if (!Factory.getBeginLoc().isFileID() || !Move.getEndLoc().isFileID())
     return std::nullopt;
   FactoryOnDevice Result;
-  Result.Api = apiNamespace(Factory);
-  std::optional<std::string> Device = moveTargetText(Move, Result.Api);
+  ApiProfile Profile = factoryProfile(Factory);
+  const auto &Table = profileTable(Profile);
+  Result.Api = Table.FixSpelling.Namespace.str();
+  std::optional<std::string> Device = moveTargetText(Move, Profile);
   if (!Device)
     return std::nullopt;
   Result.Device = *Device;
   // `.to(device, dtype)` moves both.
-  if (Move.getMethodDecl()->getName() == "to" && Move.getNumArgs() >= 2 &&
+  if (Table.TensorMethods.lookup(Move.getMethodDecl()->getName()).Target ==
+          placelint::analysis::TransferTarget::Argument &&
+      Move.getNumArgs() >= 2 &&
       !isa<CXXDefaultArgExpr>(Move.getArg(1)) && Move.getArg(1)->getType()->isEnumeralType())
     Result.Extra = ".dtype(" + text(Move.getArg(1)) + ")";
   // The factory's written options, if any: extended with the device.
   for (const Expr *Arg : Factory.arguments())
     if (const CXXRecordDecl *Record = Arg->getType().getNonReferenceType()->getAsCXXRecordDecl();
-        !isa<CXXDefaultArgExpr>(Arg) && Record && Record->getName() == "TensorOptions")
+        !isa<CXXDefaultArgExpr>(Arg) && isProfileClass(Record, Table.OptionsClasses))
       Result.Options = text(Arg);
   std::string FactoryText = text(&Factory);
   if (FactoryText.empty() || FactoryText.back() != ')')
@@ -81,15 +96,14 @@ PlacementCheck::factoryOnDevice(const CallExpr &Factory, const CXXMemberCallExpr
     size_t At = FactoryText.rfind(Result.Options);
     if (At == std::string::npos)
       return std::nullopt;
-    Result.Factory = FactoryText.substr(0, At) + Result.Api + "::TensorOptions(" +
+    Result.Factory = FactoryText.substr(0, At) + Result.Api + "::" +
+                     Table.FixSpelling.OptionsClass.str() + "(" +
                      Result.Options + ").device(" + Result.Device + ")" + Result.Extra +
                      FactoryText.substr(At + Result.Options.size());
     return Result;
   }
-  std::string NewOptions = Result.Api == "pl"
-                               ? "pl::device(" + Result.Device + ")" + Result.Extra
-                               : "torch::TensorOptions().device(" + Result.Device + ")" +
-                                     Result.Extra;
+  std::string NewOptions = Result.Api + "::" + Table.FixSpelling.DeviceOptions.str() + "(" +
+                           Result.Device + ")" + Result.Extra;
   bool NoArguments = llvm::all_of(Factory.arguments(),
                                   [](const Expr *Arg) { return isa<CXXDefaultArgExpr>(Arg); });
   Result.Factory = FactoryText.substr(0, FactoryText.size() - 1) + (NoArguments ? "" : ", ") +

@@ -1,5 +1,6 @@
 #include "placelint/analysis/ApiModel.h"
 
+#include "ApiSpellings.h"
 #include "OpCatalogue.h"
 
 #include "clang/AST/ASTContext.h"
@@ -17,202 +18,163 @@ namespace {
 
 ApiCall call(CallKind Kind, ResultRank Rank = ResultRank::Broadcast) { return {Kind, Rank}; }
 
-// Adds Names, all of one kind, to Table.
-void add(ApiNames &Table, std::initializer_list<llvm::StringRef> Names, ApiCall Call) {
-  for (llvm::StringRef Name : Names)
-    Table[Name] = Call;
-}
+enum class ApiCallProfile { Shared, LibtorchOnly, LibtorchOverride };
 
-// Call, writing into the tensor it is called on (`pow_`).
-ApiCall inPlace(ApiCall Call) {
-  Call.InPlace = true;
+// An api.def PL_API_CALL line's table: what the name is called on.
+enum class ApiCallTable { Free, Tensor, Options, Module, Optimizer, Stream, Std, List };
+
+struct ApiCallLine {
+  ApiCallProfile Profile;
+  ApiCallTable Table;
+  llvm::StringRef Name;
+  ApiCall Call;
+};
+
+ApiCall modelled(CallKind Kind, ResultRank Rank, bool InPlace, bool Strict) {
+  ApiCall Call{Kind, Rank};
+  Call.InPlace = InPlace;
+  Call.AdmitsCpuScalar = !Strict;
   return Call;
 }
 
-// Call, with no 0-dim cpu tensor admitted beside the others (ops.def's
-// SameDeviceStrict: `concat` is `cat`).
-ApiCall strict(ApiCall Call) {
-  Call.AdmitsCpuScalar = false;
-  return Call;
+constexpr bool PlainIsInPlace = false, InPlaceIsInPlace = true, StrictIsInPlace = false;
+constexpr bool PlainIsStrict = false, InPlaceIsStrict = false, StrictIsStrict = true;
+
+const ApiCallLine ApiCallLines[] = {
+#define PL_API_CALL(Profile, Table, Name, Kind, Rank, Model)                                       \
+  {ApiCallProfile::Profile, ApiCallTable::Table, Name,                                             \
+   modelled(CallKind::Kind, ResultRank::Rank, Model##IsInPlace, Model##IsStrict)},
+#include <placelint/api.def>
+};
+
+ApiNames ProfileTable::*profileTableOf(ApiCallTable Table) {
+  switch (Table) {
+  case ApiCallTable::Free:
+    return &ProfileTable::FreeFunctions;
+  case ApiCallTable::Tensor:
+    return &ProfileTable::TensorMethods;
+  case ApiCallTable::Options:
+    return &ProfileTable::OptionsMethods;
+  case ApiCallTable::Module:
+    return &ProfileTable::ModuleMethods;
+  case ApiCallTable::Optimizer:
+    return &ProfileTable::OptimizerMethods;
+  case ApiCallTable::Stream:
+    return &ProfileTable::StreamMethods;
+  case ApiCallTable::Std:
+  case ApiCallTable::List:
+    break;
+  }
+  return nullptr; // std's tables are every profile's (stdFunctions, listMethods)
 }
 
-// Appends Names, all of one model, to Lines.
-void add(std::vector<ApiLine> &Lines, ApiNames ProfileTable::*Table,
-         std::initializer_list<llvm::StringRef> Names, ApiCall Call) {
-  for (llvm::StringRef Name : Names)
-    Lines.push_back({Table, Name, Call});
-}
-
-// libtorch's ops that pl does not have (so neither has the catalogue).
-std::vector<ApiLine> makeLibtorchOnlyLines() {
+std::vector<ApiLine> linesOf(ApiCallProfile Profile) {
   std::vector<ApiLine> Lines;
-  const auto Free = &ProfileTable::FreeFunctions;
-  add(Lines, Free,
-      {"randint", "linspace", "logspace", "eye", "randperm", "empty_strided", "tril_indices",
-       "triu_indices"},
-      call(CallKind::Factory, ResultRank::NotZeroDim));
-  add(Lines, Free, {"bernoulli", "multinomial", "normal", "poisson", "binomial"},
-      call(CallKind::Sample, ResultRank::Unknown));
-  add(Lines, Free,
-      {"zeros_like", "ones_like", "empty_like", "full_like", "rand_like", "randn_like"},
-      call(CallKind::FactoryLike, ResultRank::SameAsInput));
-  add(Lines, Free, {"bmm", "mv", "addmm", "maximum", "minimum", "where", "atan2"},
-      call(CallKind::SameDeviceOp));
-  add(Lines, Free, {"dot"}, call(CallKind::SameDeviceOp, ResultRank::ZeroDim));
-  add(Lines, Free, {"concat", "hstack", "vstack"},
-      strict(call(CallKind::ListOp, ResultRank::NotZeroDim)));
-  add(Lines, Free,
-      {"triu", "tril", "sigmoid", "tanh", "abs", "softmax", "log_softmax", "clamp", "permute",
-       "contiguous"},
-      call(CallKind::ShapePreserving, ResultRank::SameAsInput));
-  add(Lines, Free, {"load"}, call(CallKind::SerializedLoad));
-  add(Lines, Free, {"split", "chunk", "unbind", "tensor_split", "split_with_sizes"},
-      call(CallKind::Split, ResultRank::NotZeroDim));
-
-  const auto Tensor = &ProfileTable::TensorMethods;
-  add(Lines, Tensor,
-      {"bmm", "mv", "maximum", "minimum", "pow", "eq", "ne", "lt", "le", "gt", "ge"},
-      call(CallKind::SameDeviceOp));
-  add(Lines, Tensor, {"pow_"}, inPlace(call(CallKind::SameDeviceOp)));
-  add(Lines, Tensor, {"dot"}, call(CallKind::SameDeviceOp, ResultRank::ZeroDim));
-  // Indices may stay on the cpu for any tensor (PyTorch moves them).
-  add(Lines, Tensor, {"index", "index_put"}, call(CallKind::Indexing, ResultRank::Unknown));
-  add(Lines, Tensor, {"index_put_"}, inPlace(call(CallKind::Indexing, ResultRank::Unknown)));
-  add(Lines, Tensor,
-      {"min", "prod", "norm", "argmin", "std", "var", "median", "all", "any", "amax", "amin",
-       "nansum", "nanmean", "count_nonzero"},
-      call(CallKind::FullReduction, ResultRank::ZeroDim));
-  add(Lines, Tensor,
-      {"abs", "sigmoid", "tanh", "float", "double", "half", "long", "int", "bool", "round",
-       "floor", "ceil", "clamp", "clamp_min", "clamp_max", "sign", "square", "permute", "softmax",
-       "log_softmax", "slice", "flip", "roll", "tile"},
-      call(CallKind::ShapePreserving, ResultRank::SameAsInput));
-  add(Lines, Tensor,
-      {"abs_", "clamp_", "uniform_", "normal_", "detach_", "sigmoid_", "tanh_"},
-      inPlace(call(CallKind::ShapePreserving, ResultRank::SameAsInput)));
-  add(Lines, Tensor, {"expand", "repeat"}, call(CallKind::Reshape, ResultRank::NotZeroDim));
-  add(Lines, Tensor, {"view_as", "expand_as", "reshape_as", "type_as"},
-      call(CallKind::ShapeOf, ResultRank::Unknown));
-  add(Lines, Tensor, {"split", "chunk", "unbind", "tensor_split", "split_with_sizes"},
-      call(CallKind::Split, ResultRank::NotZeroDim));
+  for (const ApiCallLine &Line : ApiCallLines)
+    if (Line.Profile == Profile)
+      if (ApiNames ProfileTable::*Table = profileTableOf(Line.Table))
+        Lines.push_back({Table, Line.Name, Line.Call});
   return Lines;
 }
 
-// The names both APIs share that are no ops: options, modules, optimizers,
-// a tensor's metadata.
-void addSharedNames(ProfileTable &Table) {
-  ApiNames &Free = Table.FreeFunctions;
-  add(Free, {"device"}, call(CallKind::OptionsDevice));
-  add(Free, {"dtype", "layout"}, call(CallKind::OptionsBuilder));
-  add(Free, {"requires_grad"}, call(CallKind::OptionsRequiresGrad));
-  Table.LossSuffixes = {"_loss", "cross_entropy"};
-
-  add(Table.TensorMethods,
-      {"sizes", "size", "dim", "ndimension", "numel", "dtype", "scalar_type", "strides",
-       "stride", "is_contiguous", "is_pinned", "is_cuda", "is_cpu", "defined", "requires_grad",
-       "element_size", "nbytes", "itemsize", "layout", "get_device", "is_leaf",
-       "retains_grad", "print", "is_floating_point", "is_same", "is_sim", "impl",
-       "output_nr", "storage_offset"},
-      call(CallKind::Metadata, ResultRank::Unknown));
-  add(Table.TensorMethods, {"data_ptr", "const_data_ptr", "mutable_data_ptr", "accessor"},
-      call(CallKind::DataAccess, ResultRank::Unknown));
-
-  ApiNames &Options = Table.OptionsMethods;
-  add(Options, {"device"}, call(CallKind::OptionsDevice));
-  add(Options, {"dtype", "layout", "memory_format"}, call(CallKind::OptionsBuilder));
-  add(Options, {"requires_grad"}, call(CallKind::OptionsRequiresGrad));
-  add(Options, {"pinned_memory"}, call(CallKind::OptionsPinnedMemory));
-
-  ApiNames &Module = Table.ModuleMethods;
-  add(Module, {"forward"}, call(CallKind::ModuleForward));
-  add(Module, {"parameters", "buffers"}, call(CallKind::ModuleParameters, ResultRank::NotZeroDim));
-  add(Module, {"to"}, call(CallKind::ModuleTo));
-  add(Module, {"register_parameter"}, call(CallKind::RegisterParameter));
-  add(Module, {"register_buffer"}, call(CallKind::RegisterBuffer));
-  add(Module, {"register_module"}, call(CallKind::RegisterModule));
-
-  add(Table.OptimizerMethods, {"step"}, call(CallKind::OptimizerStep));
-
-  add(Free, {"synchronize", "device_synchronize"}, call(CallKind::Synchronize));
-  add(Table.StreamMethods, {"synchronize"}, call(CallKind::Synchronize));
+ApiNames namesOf(ApiCallTable Table) {
+  ApiNames Names;
+  for (const ApiCallLine &Line : ApiCallLines)
+    if (Line.Table == Table)
+      Names[Line.Name] = Line.Call;
+  return Names;
 }
 
-ProfileTable makePlProfile(ProfileTable Table) {
-  Table.CudaSynchronize = "pl::cuda::synchronize()";
+// A profile's classes, namespaces, availability checks and synchronisation
+// (api.def), the op catalogue, then its own lines.
+ProfileTable makeProfile(ApiProfile Profile, llvm::StringRef Name) {
+  ProfileTable Table;
+  Table.Name = Name;
+  std::vector<llvm::StringRef> ProfileTable::*Classes[] = {
+      &ProfileTable::TensorClasses, &ProfileTable::DeviceClasses,
+      &ProfileTable::DeviceTypeEnums, &ProfileTable::OptionsClasses,
+      &ProfileTable::ModuleClasses, &ProfileTable::TensorHolderClasses};
+  enum ClassRole { Tensor, Device, DeviceTypeEnum, Options, Module, TensorHolder };
+#define PL_API_CLASS(In, Role, ClassName)                                                          \
+  if (ApiProfile::In == Profile)                                                                   \
+    (Table.*Classes[Role]).push_back(ClassName);
+#define PL_API_NAMESPACE(In, Namespace)                                                            \
+  if (ApiProfile::In == Profile)                                                                   \
+    Table.ApiNamespaces.push_back(Namespace);
+#define PL_API_AVAILABILITY(In, Kind, Function)                                                    \
+  if (ApiProfile::In == Profile)                                                                   \
+    Table.AvailabilityChecks.push_back({Function, AvailabilityKind::Kind});
+#define PL_API_SYNCHRONIZE_ALL(In, Spelling)                                                       \
+  if (ApiProfile::In == Profile)                                                                   \
+    Table.CudaSynchronize = Spelling;
+#define PL_API_FIX_SPELLING(In, Role, Text)                                                        \
+  if (ApiProfile::In == Profile)                                                                   \
+    Table.FixSpelling.Role = Text;
+#include <placelint/api.def>
   addCatalogueOps(Table);
-  addSharedNames(Table);
-  return Table;
-}
-
-ProfileTable makeLibtorchProfile(ProfileTable Table) {
-  Table.CudaSynchronize = "torch::cuda::synchronize()";
-  addCatalogueOps(Table);
-  for (const ApiLine &Line : libtorchOnlyLines())
+  if (Profile == ApiProfile::Libtorch) {
+    for (const ApiLine &Line : libtorchOnlyLines())
+      (Table.*Line.Table)[Line.Name] = Line.Call;
+    for (const ApiLine &Line : libtorchOverrides())
+      (Table.*Line.Table)[Line.Name] = Line.Call;
+  }
+  for (const ApiLine &Line : linesOf(ApiCallProfile::Shared))
     (Table.*Line.Table)[Line.Name] = Line.Call;
-  for (const ApiLine &Line : libtorchOverrides())
-    (Table.*Line.Table)[Line.Name] = Line.Call;
-  addSharedNames(Table);
   return Table;
 }
 
 // std's facilities that hold or pass on tensors, for every profile.
 const ApiNames &stdFunctions() {
-  static const ApiNames Names = [] {
-    ApiNames Table;
-    add(Table, {"move", "forward"}, call(CallKind::StdMove));
-    add(Table, {"make_tuple", "make_pair", "forward_as_tuple"}, call(CallKind::TupleMake));
-    add(Table, {"get"}, call(CallKind::TupleGet));
-    add(Table, {"make_shared", "make_unique"}, call(CallKind::MakeShared));
-    return Table;
-  }();
+  static const ApiNames Names = namesOf(ApiCallTable::Std);
   return Names;
 }
 
+// The methods of a container of tracked values.
 const ApiNames &listMethods() {
-  static const ApiNames Names = [] {
-    ApiNames Table;
-    add(Table, {"push_back", "emplace_back"}, call(CallKind::ListInsert));
-    add(Table, {"at", "front", "back"}, call(CallKind::ListRead));
-    add(Table, {"clear"}, call(CallKind::ListClear));
-    return Table;
-  }();
+  static const ApiNames Names = namesOf(ApiCallTable::List);
   return Names;
 }
 
 } // namespace
 
 llvm::ArrayRef<ApiLine> libtorchOnlyLines() {
-  static const std::vector<ApiLine> Lines = makeLibtorchOnlyLines();
+  static const std::vector<ApiLine> Lines = linesOf(ApiCallProfile::LibtorchOnly);
   return Lines;
 }
 
 llvm::ArrayRef<ApiLine> libtorchOverrides() {
-  // None: every catalogue name means in libtorch what it means in pl. A
-  // libtorch model that differs goes here, never into libtorchOnlyLines().
-  return {};
+  static const std::vector<ApiLine> Lines = linesOf(ApiCallProfile::LibtorchOverride);
+  return Lines;
 }
 
 const ProfileTable &profileTable(ApiProfile Profile) {
-  static const ProfileTable Pl = makePlProfile({"pl",
-                                              {"pl::Tensor"},
-                                              {"pl::Device"},
-                                              {"pl::DeviceType"},
-                                              {"pl::TensorOptions"},
-                                              {"pl::nn::Module", "pl::nn::ModuleHolder"},
-                                              {},
-                                              {"pl"}});
-  // torch::Tensor is at::Tensor (derived from at::TensorBase); torch::Device,
-  // torch::kCUDA and torch::TensorOptions are c10's.
-  static const ProfileTable Libtorch = makeLibtorchProfile(
-      {"libtorch",
-       {"at::Tensor", "at::TensorBase"},
-       {"c10::Device"},
-       {"c10::DeviceType"},
-       {"c10::TensorOptions"},
-       {"torch::nn::Module", "torch::nn::ModuleHolder", "torch::jit::Module"},
-       {"c10::IValue"},
-       {"torch", "at", "c10"}});
+  static const ProfileTable Pl = makeProfile(ApiProfile::Pl, "pl");
+  static const ProfileTable Libtorch = makeProfile(ApiProfile::Libtorch, "libtorch");
   return Profile == ApiProfile::Libtorch ? Libtorch : Pl;
+}
+
+namespace {
+
+// The outermost namespace enclosing D (torch for torch::nn::functional::relu).
+const NamespaceDecl *outermostNamespace(const Decl &D) {
+  const NamespaceDecl *Outermost = nullptr;
+  for (const DeclContext *Ctx = D.getDeclContext(); Ctx && !Ctx->isTranslationUnit();
+       Ctx = Ctx->getParent())
+    if (const auto *Namespace = dyn_cast<NamespaceDecl>(Ctx); Namespace && !Namespace->isInline())
+      Outermost = Namespace;
+  return Outermost;
+}
+
+} // namespace
+
+std::optional<ApiProfile> profileDeclaring(const Decl &D) {
+  const NamespaceDecl *Outermost = outermostNamespace(D);
+  if (!Outermost)
+    return std::nullopt;
+  for (ApiProfile Profile : {ApiProfile::Pl, ApiProfile::Libtorch})
+    if (llvm::is_contained(profileTable(Profile).ApiNamespaces, Outermost->getName()))
+      return Profile;
+  return std::nullopt;
 }
 
 namespace {
@@ -273,18 +235,17 @@ namespace {
 
 // std's smart pointers and optional: seen through, as what they hold.
 bool isPointerLike(llvm::StringRef Template) {
-  return Template == "std::shared_ptr" || Template == "std::unique_ptr" ||
-         Template == "std::optional" || Template == "c10::optional";
+  std::optional<StdHolder> Holder = stdHolder(Template);
+  return Holder == StdHolder::Pointer || Holder == StdHolder::Optional;
 }
 
 // std's containers, and which template argument is the element: a map's
 // elements are its mapped values.
 std::optional<unsigned> containerElement(llvm::StringRef Template) {
-  if (Template == "std::vector" || Template == "std::deque" || Template == "std::list" ||
-      Template == "std::array" || Template == "c10::List")
+  std::optional<StdHolder> Holder = stdHolder(Template);
+  if (Holder == StdHolder::Sequence)
     return 0;
-  if (Template == "std::map" || Template == "std::unordered_map" ||
-      Template == "c10::Dict")
+  if (Holder == StdHolder::Map)
     return 1;
   return std::nullopt;
 }
@@ -320,7 +281,7 @@ ValueKind ApiModel::classifyRecord(const CXXRecordDecl &Record) const {
     }
     // A tuple or pair: of tensors (what an LSTM takes and returns) a list
     // of them, of other tracked values an aggregate.
-    if (Template == "std::tuple" || Template == "std::pair") {
+    if (stdHolder(Template) == StdHolder::Tuple) {
       ValueKind Found = ValueKind::Other;
       for (const TemplateArgument &Arg : Spec->getTemplateArgs().asArray()) {
         llvm::ArrayRef<TemplateArgument> Args =
@@ -432,14 +393,16 @@ const CXXRecordDecl *ApiModel::moduleClass(QualType Type) const {
     if (const auto *Spec = dyn_cast<ClassTemplateSpecializationDecl>(Definition);
         Spec && Spec->getTemplateArgs().size() >= 1 &&
         Spec->getTemplateArgs()[0].getKind() == TemplateArgument::Type &&
-        (Spec->getName() == "ModuleHolder" || Spec->getName() == "shared_ptr")) {
+        (hasApiName(ApiNameRole::ModuleHolder, Spec->getName()) ||
+         stdHolder(Spec->getQualifiedNameAsString()) == StdHolder::Pointer)) {
       Record = Spec->getTemplateArgs()[0].getAsType()->getAsCXXRecordDecl();
       continue;
     }
-    if (Definition->getNumBases() == 1 && Definition->getName() != "Module") {
+    if (Definition->getNumBases() == 1 &&
+        !hasApiName(ApiNameRole::ModuleBase, Definition->getName())) {
       const CXXRecordDecl *Base = Definition->bases_begin()->getType()->getAsCXXRecordDecl();
       if (const auto *BaseSpec = dyn_cast_or_null<ClassTemplateSpecializationDecl>(Base);
-          BaseSpec && BaseSpec->getName() == "ModuleHolder") {
+          BaseSpec && hasApiName(ApiNameRole::ModuleHolder, BaseSpec->getName())) {
         Record = Base;
         continue;
       }
@@ -453,9 +416,7 @@ namespace {
 
 // `ReLU` for `ReLUImpl`, which libtorch's holders wrap.
 llvm::StringRef moduleName(const CXXRecordDecl &Record) {
-  llvm::StringRef Name = Record.getName();
-  Name.consume_back("Impl");
-  return Name;
+  return withoutApiSuffix(ApiNameRole::ModuleImpl, Record.getName());
 }
 
 } // namespace
@@ -464,15 +425,12 @@ std::optional<AvailabilityKind>
 ApiModel::availabilityCheck(const FunctionDecl &Function) const {
   if (!Function.getIdentifier())
     return std::nullopt;
-  llvm::StringRef Name = Function.getName();
-  // torch::cuda::, at::cuda:: and c10::cuda:: spell them alike; so does pl.
-  if (Name == "is_available")
-    return AvailabilityKind::Flag;
-  if (Name == "device_count" || Name == "getNumGPUs")
-    return AvailabilityKind::Count;
-  if (UserAvailabilityChecks.empty())
-    return std::nullopt;
   std::string Qualified = Function.getQualifiedNameAsString();
+  for (ApiProfile Profile : Profiles)
+    for (const auto &[Listed, Kind] : profileTable(Profile).AvailabilityChecks)
+      if (Listed == Qualified)
+        return Kind;
+  llvm::StringRef Name = Function.getName();
   for (llvm::StringRef Listed : UserAvailabilityChecks) {
     Listed.consume_front("::");
     if (Listed == Qualified || Listed == Name) {
@@ -500,10 +458,11 @@ unsigned ApiModel::devicesEnsuredByTestName(const FunctionDecl &Function) const 
   // TEST(Suite, Name) defines `Suite_Name_Test::TestBody()`.
   const auto *Method = dyn_cast<CXXMethodDecl>(&Function);
   if (GpuTestSuffixes.empty() || !Method || !Method->getIdentifier() ||
-      Method->getName() != "TestBody" || !Method->getParent()->getIdentifier())
+      Method->getName() != apiName(ApiNameRole::TestBody) ||
+      !Method->getParent()->getIdentifier())
     return 0;
   llvm::StringRef Test = Method->getParent()->getName();
-  if (!Test.consume_back("_Test"))
+  if (!Test.consume_back(apiName(ApiNameRole::TestClass)))
     return 0;
   unsigned Devices = 0;
   for (const auto &[Suffix, Count] : GpuTestSuffixes)
@@ -514,7 +473,7 @@ unsigned ApiModel::devicesEnsuredByTestName(const FunctionDecl &Function) const 
 
 bool ApiModel::isLossModule(QualType Type) const {
   const CXXRecordDecl *Record = libraryModule(Type);
-  return Record && moduleName(*Record).ends_with("Loss");
+  return Record && hasApiName(ApiNameRole::LossModule, moduleName(*Record));
 }
 
 bool ApiModel::isStatelessModule(QualType Type) const {
@@ -522,17 +481,8 @@ bool ApiModel::isStatelessModule(QualType Type) const {
   if (!Record)
     return false;
   llvm::StringRef Name = moduleName(*Record);
-  if (Name.ends_with("Loss") || Name.contains("Pool") || Name.contains("Dropout") ||
-      Name.contains("Pad") || Name.ends_with("LU") || Name.ends_with("Shuffle"))
-    return Name != "PReLU";
-  return llvm::StringSwitch<bool>(Name)
-      .Cases("Sigmoid", "Tanh", "Softmax", "LogSoftmax", "Softmin", true)
-      .Case("ReLU6", true)
-      .Cases("Softplus", "Softsign", "Hardtanh", "Hardsigmoid", "Hardswish", true)
-      .Cases("Mish", "Tanhshrink", "Softshrink", "Hardshrink", "Threshold", true)
-      .Cases("Flatten", "Unflatten", "Identity", "Upsample", "Fold", true)
-      .Cases("Unfold", "CosineSimilarity", "PairwiseDistance", "LogSigmoid", true)
-      .Default(false);
+  return hasApiName(ApiNameRole::StatelessModule, Name) &&
+         !hasApiName(ApiNameRole::StatefulModule, Name);
 }
 
 bool ApiModel::isOptimizer(QualType Type) const {
@@ -543,7 +493,8 @@ bool ApiModel::isOptimizer(QualType Type) const {
     std::string Name = R->getQualifiedNameAsString();
     for (ApiProfile Profile : Profiles)
       for (llvm::StringRef Namespace : profileTable(Profile).ApiNamespaces)
-        if (llvm::StringRef(Name).starts_with((Namespace + "::optim::").str()))
+        if (llvm::StringRef(Name).starts_with(
+                (Namespace + "::" + apiName(ApiNameRole::OptimizerSpace) + "::").str()))
           return true;
     return false;
   };
@@ -570,36 +521,29 @@ ApiModel::optimizerArguments(const Expr &E) const {
 
 bool ApiModel::isTuple(QualType Type) {
   const CXXRecordDecl *Record = Type.getNonReferenceType()->getAsCXXRecordDecl();
-  return Record && Record->isInStdNamespace() &&
-         (Record->getName() == "tuple" || Record->getName() == "pair");
+  return Record && stdHolder(Record->getQualifiedNameAsString()) == StdHolder::Tuple;
 }
 
 bool ApiModel::isOptional(QualType Type) {
   const CXXRecordDecl *Record = Type.getNonReferenceType()->getAsCXXRecordDecl();
-  if (!Record || Record->getName() != "optional")
-    return false;
-  // libtorch 1.13 has its own (`c10::optional`, spelled `torch::optional`).
-  const auto *Namespace = dyn_cast<NamespaceDecl>(Record->getDeclContext()->getRedeclContext());
-  return Record->isInStdNamespace() ||
-         (Namespace && Namespace->getName() == "c10" &&
-          Namespace->getDeclContext()->getRedeclContext()->isTranslationUnit());
+  return Record && stdHolder(Record->getQualifiedNameAsString()) == StdHolder::Optional;
 }
 
 bool ApiModel::isDataLoader(QualType Type) const {
   const CXXRecordDecl *Record = Type.getNonReferenceType()->getAsCXXRecordDecl();
-  return Record && Record->getName().contains("DataLoader");
+  return Record && hasApiName(ApiNameRole::DataLoader, Record->getName());
 }
 
 bool ApiModel::isDataset(QualType Type) const {
   const CXXRecordDecl *Record = Type.getNonReferenceType()->getAsCXXRecordDecl();
   if (!Record || !Record->hasDefinition())
     return false;
-  auto Named = [](const CXXRecordDecl *R) { return R->getName().contains("Dataset"); };
-  return Named(Record) ||
-         Record->getQualifiedNameAsString().find("::datasets::") != std::string::npos ||
-         !Record->getDefinition()->forallBases([&](const CXXRecordDecl *Base) {
-           return !Named(Base);
-         });
+  auto Named = [](const CXXRecordDecl *R) {
+    return hasApiName(ApiNameRole::Dataset, R->getQualifiedNameAsString());
+  };
+  return Named(Record) || !Record->getDefinition()->forallBases([&](const CXXRecordDecl *Base) {
+    return !Named(Base);
+  });
 }
 
 ApiCall ApiModel::lookup(ApiNames ProfileTable::*Table, llvm::StringRef Name) const {
@@ -628,12 +572,8 @@ QualType smartPointee(QualType Type) {
 bool ApiModel::isInApiNamespace(const Decl &D) const {
   // The outermost enclosing namespace decides (torch::nn::functional::relu
   // belongs to torch).
-  const DeclContext *Outermost = nullptr;
-  for (const DeclContext *Ctx = D.getDeclContext(); Ctx && !Ctx->isTranslationUnit();
-       Ctx = Ctx->getParent())
-    if (Ctx->isNamespace() && !cast<NamespaceDecl>(Ctx)->isInline())
-      Outermost = Ctx;
-  return Outermost && isApiNamespace(cast<NamespaceDecl>(Outermost)->getName());
+  const NamespaceDecl *Outermost = outermostNamespace(D);
+  return Outermost && isApiNamespace(Outermost->getName());
 }
 
 ApiCall ApiModel::classifyFunction(const FunctionDecl &Function) const {
@@ -641,9 +581,7 @@ ApiCall ApiModel::classifyFunction(const FunctionDecl &Function) const {
     return {};
   llvm::StringRef Name = Function.getName();
   if (Function.isInStdNamespace()) {
-    ApiCall Std;
-    if (auto It = stdFunctions().find(Name); It != stdFunctions().end())
-      Std = It->second;
+    ApiCall Std = stdFunction(Function);
     if (Std.Kind == CallKind::MakeShared && isOptimizer(smartPointee(Function.getReturnType())))
       Std.Kind = CallKind::OptimizerConstruction;
     return Std;
@@ -652,17 +590,29 @@ ApiCall ApiModel::classifyFunction(const FunctionDecl &Function) const {
     return {};
   if (ApiCall Listed = lookup(&ProfileTable::FreeFunctions, Name); Listed.isModelled())
     return Listed;
-  for (ApiProfile Profile : Profiles)
-    for (llvm::StringRef Suffix : profileTable(Profile).LossSuffixes)
-      if (Name.ends_with(Suffix))
-        return call(CallKind::Loss, ResultRank::ZeroDim);
+  if (hasApiName(ApiNameRole::LossFunction, Name))
+    return call(CallKind::Loss, ResultRank::ZeroDim);
   return call(CallKind::OtherApi, ResultRank::Unknown);
+}
+
+ApiCall ApiModel::stdFunction(const FunctionDecl &Function) {
+  if (!Function.getIdentifier())
+    return {};
+  return stdFunctions().lookup(Function.getName());
+}
+
+llvm::StringRef ApiModel::moduleForwardName() {
+  for (const ApiCallLine &Line : ApiCallLines)
+    if (Line.Table == ApiCallTable::Module && Line.Call.Kind == CallKind::ModuleForward)
+      return Line.Name;
+  return {};
 }
 
 // A loss's options: `CrossEntropyLossOptions().weight(w)`.
 bool ApiModel::isLossWeightSetter(const CXXMethodDecl &Method) const {
-  return Method.getParent()->getName().ends_with("Options") && Method.getIdentifier() &&
-         Method.getName().ends_with("weight") && Method.getNumParams() == 1 &&
+  return hasApiName(ApiNameRole::LossOptions, Method.getParent()->getName()) &&
+         Method.getIdentifier() && hasApiName(ApiNameRole::LossWeightSetter, Method.getName()) &&
+         Method.getNumParams() == 1 &&
          isTensor(Method.getParamDecl(0)->getType());
 }
 
@@ -678,7 +628,7 @@ ApiCall ApiModel::classifyMethod(const CXXMethodDecl &Method) const {
     // A method the tables do not list: by the API's naming rule, a trailing
     // underscore writes in place.
     ApiCall Other = call(CallKind::OtherApi, ResultRank::Unknown);
-    Other.InPlace = Name.ends_with("_");
+    Other.InPlace = hasApiName(ApiNameRole::InPlaceMethod, Name);
     return Other;
   }
   case ValueKind::TensorOptions:
@@ -746,7 +696,7 @@ bool ApiModel::isNonBlocking(const CallExpr &Call) const {
   for (unsigned I = 0; I < Callee->getNumParams() && I + Offset < Call.getNumArgs(); ++I) {
     const ParmVarDecl *Param = Callee->getParamDecl(I);
     const Expr *Arg = Call.getArg(I + Offset);
-    if (!Param->getIdentifier() || Param->getName() != "non_blocking" ||
+    if (!Param->getIdentifier() || Param->getName() != apiName(ApiNameRole::NonBlocking) ||
         isa<CXXDefaultArgExpr>(Arg))
       continue;
     bool Value = false;
@@ -756,15 +706,14 @@ bool ApiModel::isNonBlocking(const CallExpr &Call) const {
 }
 
 std::optional<DeviceKind> ApiModel::deviceKindOfEnumerator(llvm::StringRef Name) {
-  // pl and c10 spell the enumerators CPU/CUDA; the constants are kCPU/kCUDA.
-  if (Name.size() > 1 && Name.front() == 'k' && llvm::isUpper(Name[1]))
-    Name = Name.drop_front();
-  std::string Lower = Name.lower();
-  return llvm::StringSwitch<std::optional<DeviceKind>>(Lower)
-      .Case("cpu", DeviceKind::CPU)
-      .Case("cuda", DeviceKind::CUDA)
-      .Case("sim", DeviceKind::Sim)
-      .Default(std::nullopt);
+  // devices.def's enumerators (CPU, CUDA), or their constants (kCPU, kCUDA).
+  llvm::StringRef Constant = Name;
+  bool IsConstant = Constant.consume_front(apiName(ApiNameRole::DeviceConstant));
+  for (const DeviceTypeEntry &Entry : kDeviceTypes)
+    if (Name == llvm::StringRef(Entry.enumerator) ||
+        (IsConstant && Constant == llvm::StringRef(Entry.enumerator)))
+      return Entry.kind;
+  return std::nullopt;
 }
 
 } // namespace placelint::analysis

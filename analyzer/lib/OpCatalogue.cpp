@@ -14,7 +14,14 @@ enum class OpResult { Operands, Self, Argument, Options, Target, CurrentCuda, Cp
 enum class OpRank { Same, Broadcast, ZeroDim, NotZeroDim, FromSizes, FromValues, Reduced, Unknown,
                     NotATensor };
 
+// ops.def's entries by name.
+enum class OpName {
+#define PL_OP(Name, Kind, Method, Function, InPlace, Operator, Devices, Result, Rank, Backward) Name,
+#include <placelint/ops.def>
+};
+
 struct CatalogueOp {
+  OpName Name;
   OpKind Kind;
   llvm::StringRef Method, Function, InPlace;
   OpDevices Devices;
@@ -24,7 +31,7 @@ struct CatalogueOp {
 
 constexpr CatalogueOp kOps[] = {
 #define PL_OP(Name, Kind, Method, Function, InPlace, Operator, Devices, Result, Rank, Backward)    \
-  {OpKind::Kind, #Method,        #Function,       #InPlace,                                       \
+  {OpName::Name, OpKind::Kind, #Method,        #Function,       #InPlace,                                       \
    OpDevices::Devices, OpResult::Result, OpRank::Rank},
 #include <placelint/ops.def>
 };
@@ -104,7 +111,7 @@ ApiCall modelOf(const CatalogueOp &Op) {
     Call.Kind = CallKind::WrapsHostMemory;
     break;
   case OpKind::Query:
-    Call.Kind = Op.Method == "options" ? CallKind::OptionsOf : CallKind::DeviceOf;
+    Call.Kind = Op.Name == OpName::OptionsOf ? CallKind::OptionsOf : CallKind::DeviceOf;
     break;
   case OpKind::Autograd:
     // Marking (in place) and reading the gradient; backward() and

@@ -9,15 +9,6 @@ namespace placelint::analysis {
 
 using namespace clang;
 
-namespace {
-
-bool isStdFunction(const FunctionDecl *Callee, llvm::StringRef Name) {
-  return Callee && Callee->isInStdNamespace() && Callee->getIdentifier() &&
-         Callee->getName() == Name;
-}
-
-} // namespace
-
 const Stmt *findInTree(const Stmt *S, llvm::function_ref<bool(const Stmt &)> Matches) {
   if (!S)
     return nullptr;
@@ -47,8 +38,8 @@ const Expr *stripCopies(const Expr *E) {
       Inner = Cast->getSubExpr();
     } else if (const auto *Call = dyn_cast<CallExpr>(Inner)) {
       const FunctionDecl *Callee = Call->getDirectCallee();
-      if (Call->getNumArgs() == 1 &&
-          (isStdFunction(Callee, "move") || isStdFunction(Callee, "forward")))
+      if (Call->getNumArgs() == 1 && Callee && Callee->isInStdNamespace() &&
+          ApiModel::stdFunction(*Callee).Kind == CallKind::StdMove)
         Inner = Call->getArg(0);
     }
     if (Inner == E)

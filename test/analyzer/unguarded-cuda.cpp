@@ -63,3 +63,13 @@ void countChecked(torch::Tensor x) {
   if (torch::cuda::device_count() > 1)
     consume(x.to(torch::Device(torch::kCUDA, 1)));
 }
+// Availability checks are the library's, matched with their namespace: a
+// function of the user's that is only named like one checks nothing.
+namespace plugin {
+bool is_available(); // whether the plugin is loaded
+} // namespace plugin
+void checkedByALookAlike(torch::Tensor x) {
+  if (plugin::is_available())
+    consume(x.cuda());
+  // CHECK-MESSAGES: :[[@LINE-1]]:15: warning: CUDA is requested with no cuda::is_available() check on this path; the program fails on a machine without a GPU [placement-unguarded-cuda]
+}

@@ -1,5 +1,6 @@
 #include "flow/AvailabilityGuards.h"
 
+#include "ApiSpellings.h"
 #include "Syntax.h"
 
 #include "clang/AST/Expr.h"
@@ -79,7 +80,9 @@ public:
     // the caller has a tensor on one.
     if (const auto *Call = dyn_cast<CXXMemberCallExpr>(E);
         Call && Call->getNumArgs() == 0 && Call->getMethodDecl() &&
-        Call->getMethodDecl()->getIdentifier() && Call->getMethodDecl()->getName() == "is_cuda" &&
+        Call->getMethodDecl()->getIdentifier() &&
+        Model.classifyCall(*Call).Kind == CallKind::Metadata &&
+        hasApiName(ApiNameRole::CudaTest, Call->getMethodDecl()->getName()) &&
         isCallers(Call->getImplicitObjectArgument()))
       return {1, 1};
     // A flag set once from a condition: `const bool use_cuda = !no_cuda &&

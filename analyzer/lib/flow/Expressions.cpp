@@ -3,6 +3,7 @@
 // fields, string literals and DeviceType constants.
 #include "flow/DeviceFlow.h"
 
+#include "ApiSpellings.h"
 #include "BodyFacts.h"
 #include "Syntax.h"
 #include "placelint/analysis/DeviceString.h"
@@ -68,7 +69,7 @@ namespace {
 // elements, as std::get<0> and std::get<1> name them.
 AccessStep stepOf(const FieldDecl &Field) {
   const RecordDecl *Parent = Field.getParent();
-  if (Parent->isInStdNamespace() && Parent->getName() == "pair")
+  if (stdHolder(Parent->getQualifiedNameAsString()) == StdHolder::Tuple)
     return AccessStep::element(Field.getFieldIndex());
   return AccessStep::field(&Field);
 }
@@ -184,8 +185,9 @@ std::optional<DeviceFlow::Place> DeviceFlow::placeOf(const Expr *E) const {
                        Call->getNumArgs() ? Call->getArg(0) : nullptr);
     // `opt.value()`, `ptr.get()`: what they hold.
     const CXXMethodDecl *Method = Call->getMethodDecl();
-    if (Method && Method->getIdentifier() && Method->getParent()->isInStdNamespace() &&
-        (Method->getName() == "value" || Method->getName() == "get"))
+    if (Method && Method->getIdentifier() &&
+        stdHolder(Method->getParent()->getQualifiedNameAsString()) &&
+        hasApiName(ApiNameRole::HolderAccess, Method->getName()))
       return placeOf(Call->getImplicitObjectArgument());
     return std::nullopt;
   }

@@ -242,7 +242,7 @@ ValueFact DeviceFlow::applyModule(const Expr &Call, const Expr &ModuleExpr,
   // be where the module's weights are.
   bool InputAfterMismatch =
       llvm::any_of(Operands, [](const Operand &O) { return O.Fact.AfterMismatch; });
-  operation(Call, "forward", ResultRank::Unknown, std::move(Operands));
+  operation(Call, ApiModel::moduleForwardName(), ResultRank::Unknown, std::move(Operands));
   // It threw there: nothing computed from its result is reported again.
   // Inside a module's own method, after an input that threw, the output's
   // device is "the device of" the module, the one the earlier call failed

@@ -2,6 +2,7 @@
 // the moved tensor, is thrown away (docs/rules/placement-discarded-transfer.md).
 #include "rules/Rules.h"
 
+#include "ApiSpellings.h"
 #include "BodyFacts.h"
 #include "Syntax.h"
 #include "flow/FunctionFacts.h"
@@ -25,7 +26,8 @@ bool inExceptionAssertion(const Expr &Call, const ASTContext &Context) {
   const SourceManager &SM = Context.getSourceManager();
   for (SourceLocation At = Call.getBeginLoc(); At.isMacroID();
        At = SM.getImmediateMacroCallerLoc(At))
-    if (Lexer::getImmediateMacroName(At, SM, Context.getLangOpts()).contains("THROW"))
+    if (hasApiName(ApiNameRole::ThrowMacro,
+                   Lexer::getImmediateMacroName(At, SM, Context.getLangOpts())))
       return true;
   return false;
 }

@@ -1,23 +1,66 @@
-// The device-string grammar, the one both halves parse with:
+// The device-string grammar, the one both halves parse with, over the
+// device catalogue <placelint/devices.def>:
 //   cpu | cuda | cuda:N | sim | sim:N
 // N is a decimal index without sign or leading zeros that fits in int16_t.
-// A type without an index means "the current device of that type" (-1). The
-// cpu takes no index. Header-only and free of dependencies so that the
-// runtime (pl::Device) and the analyzer (string literals such as
-// t.to("cuda:1")) accept exactly the same strings.
+// A type without an index means "the current device of that type" (-1). A
+// type the catalogue marks NoIndex (the cpu) takes no index. Header-only and
+// free of dependencies so that the runtime (pl::Device) and the analyzer
+// (string literals such as t.to("cuda:1")) accept exactly the same strings.
 #pragma once
 
+#include <array>
+#include <cstddef>
 #include <cstdint>
+#include <string>
 #include <string_view>
 
 namespace placelint {
 
-enum class DeviceKind : std::int8_t { CPU, CUDA, Sim };
+enum class DeviceKind : std::int8_t {
+#define PL_DEVICE_TYPE(Enumerator, Spelling, Index) Enumerator,
+#include <placelint/devices.def>
+#undef PL_DEVICE_TYPE
+};
+
+// One line of devices.def.
+struct DeviceTypeEntry {
+  DeviceKind kind;
+  std::string_view enumerator; // "CUDA": the API's constant is kCUDA
+  std::string_view spelling;   // "cuda"
+  bool indexed;
+};
+
+inline constexpr DeviceTypeEntry kDeviceTypes[] = {
+#define PL_DEVICE_TYPE_INDEX_Indexed true
+#define PL_DEVICE_TYPE_INDEX_NoIndex false
+#define PL_DEVICE_TYPE(Enumerator, Spelling, Index)                                                \
+  {DeviceKind::Enumerator, #Enumerator, Spelling, PL_DEVICE_TYPE_INDEX_##Index},
+#include <placelint/devices.def>
+#undef PL_DEVICE_TYPE
+#undef PL_DEVICE_TYPE_INDEX_NoIndex
+#undef PL_DEVICE_TYPE_INDEX_Indexed
+};
+
+constexpr const DeviceTypeEntry &deviceTypeEntry(DeviceKind Kind) {
+  return kDeviceTypes[static_cast<std::size_t>(Kind)];
+}
+
+constexpr std::string_view deviceKindName(DeviceKind Kind) {
+  return deviceTypeEntry(Kind).spelling;
+}
+
+// The device type spelled Name ("cuda"), if the catalogue has one.
+constexpr const DeviceTypeEntry *deviceTypeNamed(std::string_view Name) {
+  for (const DeviceTypeEntry &Entry : kDeviceTypes)
+    if (Entry.spelling == Name)
+      return &Entry;
+  return nullptr;
+}
 
 enum class DeviceParseError : std::int8_t {
   None,
   UnknownType,
-  IndexOnCpu,
+  IndexNotTaken, // on a type the catalogue marks NoIndex
   MissingIndex,
   LeadingZero,
   NotADecimalIndex,
@@ -32,18 +75,6 @@ struct ParsedDevice {
   constexpr bool ok() const { return error == DeviceParseError::None; }
 };
 
-constexpr std::string_view deviceKindName(DeviceKind Kind) {
-  switch (Kind) {
-  case DeviceKind::CPU:
-    return "cpu";
-  case DeviceKind::CUDA:
-    return "cuda";
-  case DeviceKind::Sim:
-    return "sim";
-  }
-  return "cpu";
-}
-
 // Why a string was rejected, as the tail of "invalid device string 'x': ...".
 constexpr std::string_view deviceParseErrorText(DeviceParseError Error) {
   switch (Error) {
@@ -51,8 +82,8 @@ constexpr std::string_view deviceParseErrorText(DeviceParseError Error) {
     return "";
   case DeviceParseError::UnknownType:
     return "unknown device type";
-  case DeviceParseError::IndexOnCpu:
-    return "the cpu device takes no index";
+  case DeviceParseError::IndexNotTaken:
+    return "device takes no index"; // after the type: "the cpu device takes no index"
   case DeviceParseError::MissingIndex:
     return "missing index after ':'";
   case DeviceParseError::LeadingZero:
@@ -65,26 +96,40 @@ constexpr std::string_view deviceParseErrorText(DeviceParseError Error) {
   return "";
 }
 
-inline constexpr std::string_view kDeviceGrammar =
-    "expected cpu, cuda, cuda:N, sim or sim:N, with N a non-negative decimal index "
-    "without leading zeros";
+// What the grammar accepts, from the catalogue: "expected cpu, cuda, cuda:N,
+// sim or sim:N, with N a non-negative decimal index without leading zeros".
+inline std::string deviceGrammarText() {
+  std::string Alternatives;
+  std::size_t Count = 0;
+  for (const DeviceTypeEntry &Entry : kDeviceTypes)
+    Count += Entry.indexed ? 2 : 1;
+  std::size_t Written = 0;
+  auto Append = [&](std::string_view Part, std::string_view Suffix) {
+    if (Written > 0)
+      Alternatives += Written + 1 == Count ? " or " : ", ";
+    Alternatives.append(Part).append(Suffix);
+    ++Written;
+  };
+  for (const DeviceTypeEntry &Entry : kDeviceTypes) {
+    Append(Entry.spelling, "");
+    if (Entry.indexed)
+      Append(Entry.spelling, ":N");
+  }
+  return "expected " + Alternatives +
+         ", with N a non-negative decimal index without leading zeros";
+}
 
 constexpr ParsedDevice parseDevice(std::string_view Text) {
   ParsedDevice Result;
   const std::size_t Colon = Text.find(':');
-  const std::string_view Name = Text.substr(0, Colon);
-  if (Name == "cpu")
-    Result.kind = DeviceKind::CPU;
-  else if (Name == "cuda")
-    Result.kind = DeviceKind::CUDA;
-  else if (Name == "sim")
-    Result.kind = DeviceKind::Sim;
-  else
+  const DeviceTypeEntry *Type = deviceTypeNamed(Text.substr(0, Colon));
+  if (Type == nullptr)
     return {Result.kind, -1, DeviceParseError::UnknownType};
+  Result.kind = Type->kind;
   if (Colon == std::string_view::npos)
     return Result;
-  if (Result.kind == DeviceKind::CPU)
-    return {Result.kind, -1, DeviceParseError::IndexOnCpu};
+  if (!Type->indexed)
+    return {Result.kind, -1, DeviceParseError::IndexNotTaken};
   const std::string_view Digits = Text.substr(Colon + 1);
   if (Digits.empty())
     return {Result.kind, -1, DeviceParseError::MissingIndex};

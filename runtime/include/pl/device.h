@@ -16,11 +16,18 @@
 
 namespace pl {
 
-enum class DeviceType : std::int8_t { CPU = 0, CUDA = 1, Sim = 2 };
+// The device types of <placelint/devices.def>, in its order: CPU, CUDA, Sim,
+// with their constants kCPU, kCUDA, kSim.
+enum class DeviceType : std::int8_t {
+#define PL_DEVICE_TYPE(Enumerator, Spelling, Index) Enumerator,
+#include <placelint/devices.def>
+#undef PL_DEVICE_TYPE
+};
 
-inline constexpr DeviceType kCPU = DeviceType::CPU;
-inline constexpr DeviceType kCUDA = DeviceType::CUDA;
-inline constexpr DeviceType kSim = DeviceType::Sim;
+#define PL_DEVICE_TYPE(Enumerator, Spelling, Index)                                                \
+  inline constexpr DeviceType k##Enumerator = DeviceType::Enumerator;
+#include <placelint/devices.def>
+#undef PL_DEVICE_TYPE
 
 using DeviceIndex = std::int16_t;
 

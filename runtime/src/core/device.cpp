@@ -4,6 +4,7 @@
 #include <placelint/device_grammar.h>
 
 #include <cstdio>
+#include <iterator>
 #include <ostream>
 #include <string>
 
@@ -26,16 +27,28 @@ std::string printable(std::string_view text) {
   return out;
 }
 
-[[noreturn]] void reject(std::string_view text, std::string_view why) {
+[[noreturn]] void reject(std::string_view text, const placelint::ParsedDevice &parsed) {
+  const std::string_view why = placelint::deviceParseErrorText(parsed.error);
+  if (parsed.error == placelint::DeviceParseError::IndexNotTaken)
+    detail::fail<DeviceError>("invalid device string '", printable(text), "': the ",
+                              placelint::deviceKindName(parsed.kind), " ", why, "; ",
+                              placelint::deviceGrammarText());
   detail::fail<DeviceError>("invalid device string '", printable(text), "': ", why, "; ",
-                            placelint::kDeviceGrammar);
+                            placelint::deviceGrammarText());
 }
 
-// DeviceType mirrors the shared grammar's DeviceKind value for value, so the
-// two convert by a cast.
-static_assert(static_cast<int>(DeviceType::CPU) == static_cast<int>(placelint::DeviceKind::CPU));
-static_assert(static_cast<int>(DeviceType::CUDA) == static_cast<int>(placelint::DeviceKind::CUDA));
-static_assert(static_cast<int>(DeviceType::Sim) == static_cast<int>(placelint::DeviceKind::Sim));
+// DeviceType and the shared grammar's DeviceKind are both devices.def's
+// enumerators in its order, so the two convert by a cast.
+#define PL_DEVICE_TYPE(Enumerator, Spelling, Index)                                                \
+  static_assert(static_cast<int>(DeviceType::Enumerator) ==                                        \
+                static_cast<int>(placelint::DeviceKind::Enumerator));
+#include <placelint/devices.def>
+#undef PL_DEVICE_TYPE
+
+// Whether there are several devices of the type (devices.def's Index).
+bool indexed(DeviceType type) {
+  return placelint::deviceTypeEntry(static_cast<placelint::DeviceKind>(type)).indexed;
+}
 
 } // namespace
 
@@ -48,7 +61,7 @@ std::ostream &operator<<(std::ostream &os, DeviceType type) { return os << devic
 Device::Device(DeviceType type, DeviceIndex index) : type_(type), index_(index) {
   validate();
   // There is one cpu: cpu:0 and cpu are the same value.
-  if (type_ == DeviceType::CPU)
+  if (!indexed(type_))
     index_ = -1;
 }
 
@@ -56,18 +69,18 @@ Device::Device(const std::string &text) : Device(parse(text)) {}
 Device::Device(const char *text) : Device(parse(text == nullptr ? std::string_view() : text)) {}
 
 void Device::validate() const {
-  PL_CHECK(type_ == DeviceType::CPU || type_ == DeviceType::CUDA || type_ == DeviceType::Sim,
-           DeviceError, "invalid device type ", static_cast<int>(type_));
+  PL_CHECK(static_cast<std::size_t>(type_) < std::size(placelint::kDeviceTypes), DeviceError,
+           "invalid device type ", static_cast<int>(type_));
   PL_CHECK(index_ >= -1, DeviceError, "invalid device index ", index_, " for ", type_,
            ": the index must be -1 (current device) or non-negative");
-  PL_CHECK(type_ != DeviceType::CPU || index_ <= 0, DeviceError, "invalid device index ", index_,
-           " for cpu: there is one cpu device (index -1 or 0)");
+  PL_CHECK(indexed(type_) || index_ <= 0, DeviceError, "invalid device index ", index_, " for ",
+           type_, ": there is one ", type_, " device (index -1 or 0)");
 }
 
 Device Device::parse(std::string_view text) {
   const placelint::ParsedDevice parsed = placelint::parseDevice(text);
   if (!parsed.ok())
-    reject(text, placelint::deviceParseErrorText(parsed.error));
+    reject(text, parsed);
   return Device(static_cast<DeviceType>(parsed.kind), parsed.index);
 }
 

@@ -17,6 +17,7 @@
 
 namespace clang {
 class ASTContext;
+class Decl;
 class CXXRecordDecl;
 class EnumDecl;
 class CallExpr;
@@ -153,7 +154,14 @@ struct ApiCall {
 
 using ApiNames = llvm::StringMap<ApiCall>;
 
-// The names one profile contributes. Class names are fully qualified
+// What the value of an availability check says.
+enum class AvailabilityKind {
+  Flag, // cuda::is_available(): whether at least one CUDA device is there
+  Count // cuda::device_count(), getNumGPUs(): how many
+};
+
+// The names one profile contributes (<placelint/api.def>, with the op
+// catalogue's). Class names are fully qualified
 // canonical names; a class derived from a listed class counts as it.
 struct ProfileTable {
   llvm::StringRef Name;
@@ -175,13 +183,21 @@ struct ProfileTable {
   ApiNames OptimizerMethods;
   // Methods of the API's other classes: streams and events.
   ApiNames StreamMethods;
-  // Free functions whose names end so are losses (`nll_loss`, `cross_entropy`).
-  std::vector<llvm::StringRef> LossSuffixes;
+  // The functions that say whether, or how many, CUDA devices are there,
+  // by qualified name.
+  std::vector<std::pair<llvm::StringRef, AvailabilityKind>> AvailabilityChecks;
   // The call that waits for every CUDA stream, as users write it.
   llvm::StringRef CudaSynchronize;
+  // How a fix-it writes the API (api.def's PL_API_FIX_SPELLING).
+  struct {
+    llvm::StringRef Namespace, CudaConstant, DeviceClass, OptionsClass, DeviceOptions;
+  } FixSpelling;
 };
 
 const ProfileTable &profileTable(ApiProfile Profile);
+
+// The profile whose API namespaces hold D (its outermost namespace), if any.
+std::optional<ApiProfile> profileDeclaring(const clang::Decl &D);
 
 // One name of a profile's tables and its model.
 struct ApiLine {
@@ -210,12 +226,6 @@ struct AnalysisOptions {
   std::vector<std::string> GpuTestSuffixes;
 
   friend bool operator==(const AnalysisOptions &, const AnalysisOptions &) = default;
-};
-
-// What the value of an availability check says.
-enum class AvailabilityKind {
-  Flag, // cuda::is_available(): whether at least one CUDA device is there
-  Count // cuda::device_count(), getNumGPUs(): how many
 };
 
 // The model for one translation unit: the profiles in force (Auto resolves
@@ -273,6 +283,11 @@ public:
   ApiCall classifyMethod(const clang::CXXMethodDecl &Method) const;
   // A free function of the API (OtherApi when unlisted) or of std.
   ApiCall classifyFunction(const clang::FunctionDecl &Function) const;
+  // A function of namespace std that holds or passes on tensors (std::move,
+  // make_tuple, ...), by its name alone; Unmodelled for the others.
+  static ApiCall stdFunction(const clang::FunctionDecl &Function);
+  // The name of the module method that applies a module (`forward`).
+  static llvm::StringRef moduleForwardName();
   // Whether Function tells if, or how many, CUDA devices are there: the
   // library's checks, and the user's listed in AnalysisOptions.
   std::optional<AvailabilityKind> availabilityCheck(const clang::FunctionDecl &Function) const;
