@@ -9,6 +9,8 @@ training code: factories, transfers, a loop over batches, module calls.
 One unit in four carries one placement bug, so the run reports findings
 the way a real tree would. One unit in ten includes the tree's own header,
 include/tree/shared.h, so that editing it touches 10% of the units.
+With --torch the units use libtorch (<torch/torch.h>, torch::) instead:
+the same code, as it ports by renaming.
 """
 
 import argparse
@@ -91,6 +93,9 @@ def main():
                         help="an include directory of the runtime headers")
     parser.add_argument("--units", type=int, default=200)
     parser.add_argument("--compiler", default="clang++-19")
+    parser.add_argument("--torch", action="store_true",
+                        help="units include <torch/torch.h> and use torch:: (give "
+                        "--include /usr/include/torch/csrc/api/include)")
     options = parser.parse_args()
 
     root = os.path.abspath(options.out_dir)
@@ -102,8 +107,13 @@ def main():
         extra = BUGS[(index // 4) % len(BUGS)] if index % 4 == 0 else ""
         with open(path, "w", encoding="utf-8") as unit:
             shared = "#include <tree/shared.h>\n" if index % 10 == 0 else ""
-            unit.write(UNIT.format(index=index, extra=extra, shared=shared))
-        arguments = [options.compiler, "-std=c++20", "-I" + os.path.join(root, "include")]
+            text = UNIT.format(index=index, extra=extra, shared=shared)
+            if options.torch:
+                text = text.replace("<pl/pl.h>", "<torch/torch.h>").replace("pl::", "torch::")
+            unit.write(text)
+        # libtorch 1.13's headers are C++17 code.
+        standard = "-std=c++17" if options.torch else "-std=c++20"
+        arguments = [options.compiler, standard, "-I" + os.path.join(root, "include")]
         arguments += ["-I" + os.path.abspath(include) for include in options.include]
         arguments += ["-c", path, "-o", path + ".o"]
         commands.append({"directory": root, "file": path,

@@ -6,7 +6,8 @@ with the cache (--cache-dir) and with --changed-since against git; and the
 remote tier (Bazel's HTTP protocol, a server on 127.0.0.1 started here).
 
     measure_changes.py --placelint BIN --include DIR [--include DIR...]
-                       [--units 500] [--jobs 2] [--work DIR]
+                       [--units 500] [--jobs 2] [--torch] [--uncached-cold]
+                       [--work DIR]
 
 Prints a Markdown table for bench/README.md. Every run must report the same
 findings as the cold run (the changed-only runs: the same findings in the
@@ -109,6 +110,8 @@ def main():
     parser.add_argument("--include", action="append", required=True, type=os.path.abspath)
     parser.add_argument("--units", type=int, default=500)
     parser.add_argument("--jobs", type=int, default=2)
+    parser.add_argument("--torch", action="store_true",
+                        help="units that include <torch/torch.h> (generate_tree.py --torch)")
     parser.add_argument("--uncached-cold", action="store_true",
                         help="also time a full run without the cache (the cache's overhead)")
     parser.add_argument("--work", help="where to generate the tree (default: a temporary dir)")
@@ -119,6 +122,8 @@ def main():
                 "--units", str(options.units)]
     for include in options.include:
         generate += ["--include", include]
+    if options.torch:
+        generate.append("--torch")
     subprocess.run(generate, check=True, stdout=subprocess.DEVNULL)
     git(work, "init", "-q")
     git(work, "add", "src", "include")
