@@ -47,6 +47,27 @@ template <class To, class From> PL_HOST_DEVICE inline To cast(From value) {
   }
 }
 
+// int64 arithmetic wraps around in two's complement, as PyTorch's does;
+// signed overflow is undefined in C++, so it is done on the unsigned type.
+template <class T> PL_HOST_DEVICE inline T wrapping_add(T a, T b) {
+  if constexpr (std::is_same_v<T, std::int64_t>)
+    return static_cast<T>(static_cast<std::uint64_t>(a) + static_cast<std::uint64_t>(b));
+  else
+    return a + b;
+}
+template <class T> PL_HOST_DEVICE inline T wrapping_sub(T a, T b) {
+  if constexpr (std::is_same_v<T, std::int64_t>)
+    return static_cast<T>(static_cast<std::uint64_t>(a) - static_cast<std::uint64_t>(b));
+  else
+    return a - b;
+}
+template <class T> PL_HOST_DEVICE inline T wrapping_mul(T a, T b) {
+  if constexpr (std::is_same_v<T, std::int64_t>)
+    return static_cast<T>(static_cast<std::uint64_t>(a) * static_cast<std::uint64_t>(b));
+  else
+    return a * b;
+}
+
 // ---- binary ---------------------------------------------------------------
 
 struct Add {
@@ -54,12 +75,12 @@ struct Add {
     if constexpr (std::is_same_v<T, bool>)
       return a || b;
     else
-      return a + b;
+      return wrapping_add(a, b);
   }
 };
 
 struct Sub {
-  template <class T> PL_HOST_DEVICE T operator()(T a, T b) const { return a - b; }
+  template <class T> PL_HOST_DEVICE T operator()(T a, T b) const { return wrapping_sub(a, b); }
 };
 
 struct Mul {
@@ -67,7 +88,7 @@ struct Mul {
     if constexpr (std::is_same_v<T, bool>)
       return a && b;
     else
-      return a * b;
+      return wrapping_mul(a, b);
   }
 };
 
@@ -88,7 +109,12 @@ struct EqualMask {
 // ---- unary ----------------------------------------------------------------
 
 struct Neg {
-  template <class T> PL_HOST_DEVICE T operator()(T a) const { return -a; }
+  template <class T> PL_HOST_DEVICE T operator()(T a) const {
+    if constexpr (std::is_same_v<T, std::int64_t>)
+      return wrapping_sub(T(0), a);
+    else
+      return -a; // not 0 - a: -(+0.0) is -0.0
+  }
 };
 
 // NaN stays NaN (like PyTorch's clamp_min(0)).
@@ -134,7 +160,9 @@ struct Sqrt {
 
 struct SumReduce {
   template <class T> PL_HOST_DEVICE static T identity() { return T(0); }
-  template <class T> PL_HOST_DEVICE static T combine(T acc, T value) { return acc + value; }
+  template <class T> PL_HOST_DEVICE static T combine(T acc, T value) {
+    return wrapping_add(acc, value);
+  }
 };
 
 // NaN propagates: once the accumulator is NaN it stays NaN.
