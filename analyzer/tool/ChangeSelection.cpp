@@ -91,7 +91,8 @@ void addChangedLines(llvm::StringRef Diff, llvm::StringRef TopLevel, ChangeSet &
       continue;
     auto [StartText, CountText] = New.split(',');
     unsigned Start = 0, Count = 1;
-    if (StartText.getAsInteger(10, Start) || (!CountText.empty() && CountText.getAsInteger(10, Count)))
+    if (StartText.getAsInteger(10, Start) ||
+        (!CountText.empty() && CountText.getAsInteger(10, Count)))
       continue;
     auto It = Changes.Files.find(Current);
     if (Count && It != Changes.Files.end())

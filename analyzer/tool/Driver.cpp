@@ -156,7 +156,8 @@ void printCacheStats(const ResultCache &Cache, const LocalCache::Usage &Usage,
         "placelint: remote cache {0}: {1} requests in {2:f2} s, {3:f1} KiB down, {4:f1} KiB "
         "up{5}\n",
         Remote->url(), Remote->requests(), Remote->seconds(), Remote->bytesDown() / 1024.0,
-        Remote->bytesUp() / 1024.0, Remote->failed() ? ", failed (not used after the failure)" : "");
+        Remote->bytesUp() / 1024.0,
+        Remote->failed() ? ", failed (not used after the failure)" : "");
 }
 
 int exitCode(const ToolOptions &Options, const RunReport &Report) {

@@ -111,7 +111,11 @@ std::vector<UnitReport> runWorkers(llvm::ArrayRef<std::string> Files,
   llvm::DefaultThreadPool Pool(llvm::hardware_concurrency(Jobs));
   for (size_t I = 0; I < Files.size(); ++I)
     Pool.async([&, I] {
-      Reports[I] = Cache ? runCached(Files[I], Invocation, *Cache) : runWorker(Files[I], Invocation);
+      Reports[I] =
+          Cache ? runCached(Files[I], Invocation, *Cache) : runWorker(Files[I], Invocation);
+      // A unit of a big library reads a thousand headers or more: held for
+      // every unit until the report is built, their list would dwarf it.
+      Reports[I].Inputs = {};
       std::lock_guard<std::mutex> Lock(ProgressMutex);
       Progress(++Done, Files.size(), Files[I]);
     });

@@ -96,7 +96,8 @@ public:
   explicit RecordingFileSystem(llvm::IntrusiveRefCntPtr<llvm::vfs::FileSystem> Real)
       : ProxyFileSystem(std::move(Real)) {}
 
-  llvm::ErrorOr<std::unique_ptr<llvm::vfs::File>> openFileForRead(const llvm::Twine &Path) override {
+  llvm::ErrorOr<std::unique_ptr<llvm::vfs::File>>
+  openFileForRead(const llvm::Twine &Path) override {
     auto Opened = ProxyFileSystem::openFileForRead(Path);
     if (!Opened)
       return Opened;
