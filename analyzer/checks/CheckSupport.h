@@ -65,6 +65,11 @@ protected:
     std::string Extra;   // `.dtype(...)` when the move also converts
     std::string Options; // the factory's written options, or empty
     std::string Factory; // the whole new factory call
+    // The device as a Device (`torch::Device(dev)`), and the options with
+    // it (`torch::TensorOptions(opts).device(dev)`): for a move that only
+    // served to read them.
+    std::string DeviceObject;
+    std::string OptionsOnDevice;
   };
   std::optional<FactoryOnDevice> factoryOnDevice(const CallExpr &Factory,
                                                  const CXXMemberCallExpr &Move) const;

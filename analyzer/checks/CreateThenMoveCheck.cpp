@@ -50,10 +50,8 @@ void CreateThenMoveCheck::report(const RecordedFindings &Findings) {
         return;
       if (F.ChainedOptions) {
         // `zeros({1}).to(device).options()`: the options, without the tensor.
-        std::string Replacement =
-            F.ChainedReadsDevice ? New->Api + "::Device(" + New->Device + ")"
-                             : New->Api + "::TensorOptions(" + New->Options + ").device(" +
-                                   New->Device + ")" + New->Extra;
+        const std::string &Replacement =
+            F.ChainedReadsDevice ? New->DeviceObject : New->OptionsOnDevice;
         if (F.ChainedOptions->getEndLoc().isFileID())
           Diag << FixItHint::CreateReplacement(
               CharSourceRange::getTokenRange(F.Factory->getBeginLoc(),

@@ -60,7 +60,7 @@ std::optional<std::string> PlacementCheck::moveTargetText(const CXXMemberCallExp
   }
   const CXXRecordDecl *Record = Value->getType().getNonReferenceType()->getAsCXXRecordDecl();
   if (isProfileClass(Record, Table.TensorClasses))
-    return Text + ".device()";
+    return Text + "." + Spell.DeviceRead.str() + "()";
   if (isProfileClass(Record, Table.OptionsClasses))
     return std::nullopt; // options that carry more than a device
   return Text;
@@ -73,7 +73,8 @@ PlacementCheck::factoryOnDevice(const CallExpr &Factory, const CXXMemberCallExpr
   FactoryOnDevice Result;
   ApiProfile Profile = factoryProfile(Factory);
   const auto &Table = profileTable(Profile);
-  Result.Api = Table.FixSpelling.Namespace.str();
+  const auto &Spell = Table.FixSpelling;
+  Result.Api = Spell.Namespace.str();
   std::optional<std::string> Device = moveTargetText(Move, Profile);
   if (!Device)
     return std::nullopt;
@@ -83,12 +84,16 @@ PlacementCheck::factoryOnDevice(const CallExpr &Factory, const CXXMemberCallExpr
           placelint::analysis::TransferTarget::Argument &&
       Move.getNumArgs() >= 2 &&
       !isa<CXXDefaultArgExpr>(Move.getArg(1)) && Move.getArg(1)->getType()->isEnumeralType())
-    Result.Extra = ".dtype(" + text(Move.getArg(1)) + ")";
+    Result.Extra = "." + Spell.OptionsDtype.str() + "(" + text(Move.getArg(1)) + ")";
   // The factory's written options, if any: extended with the device.
   for (const Expr *Arg : Factory.arguments())
     if (const CXXRecordDecl *Record = Arg->getType().getNonReferenceType()->getAsCXXRecordDecl();
         !isa<CXXDefaultArgExpr>(Arg) && isProfileClass(Record, Table.OptionsClasses))
       Result.Options = text(Arg);
+  Result.DeviceObject = Result.Api + "::" + Spell.DeviceClass.str() + "(" + Result.Device + ")";
+  Result.OptionsOnDevice = Result.Api + "::" + Spell.OptionsClass.str() + "(" + Result.Options +
+                           ")." + Spell.OptionsDevice.str() + "(" + Result.Device + ")" +
+                           Result.Extra;
   std::string FactoryText = text(&Factory);
   if (FactoryText.empty() || FactoryText.back() != ')')
     return std::nullopt;
@@ -96,13 +101,11 @@ PlacementCheck::factoryOnDevice(const CallExpr &Factory, const CXXMemberCallExpr
     size_t At = FactoryText.rfind(Result.Options);
     if (At == std::string::npos)
       return std::nullopt;
-    Result.Factory = FactoryText.substr(0, At) + Result.Api + "::" +
-                     Table.FixSpelling.OptionsClass.str() + "(" +
-                     Result.Options + ").device(" + Result.Device + ")" + Result.Extra +
+    Result.Factory = FactoryText.substr(0, At) + Result.OptionsOnDevice +
                      FactoryText.substr(At + Result.Options.size());
     return Result;
   }
-  std::string NewOptions = Result.Api + "::" + Table.FixSpelling.DeviceOptions.str() + "(" +
+  std::string NewOptions = Result.Api + "::" + Spell.DeviceOptions.str() + "(" +
                            Result.Device + ")" + Result.Extra;
   bool NoArguments = llvm::all_of(Factory.arguments(),
                                   [](const Expr *Arg) { return isa<CXXDefaultArgExpr>(Arg); });

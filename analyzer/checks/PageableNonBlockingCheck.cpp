@@ -20,13 +20,15 @@ void PageableNonBlockingCheck::report(const RecordedFindings &Findings) {
                                "or pinned_memory(true) in its options)")
                     << Check.text(F.Source);
         // Pinned where it is made, once, rather than a pinned copy per move.
-        if (F.FactoryInitializesSource &&
+        const FunctionDecl *Maker = F.Factory->getDirectCallee();
+        std::optional<ApiProfile> Profile = Maker ? profileDeclaring(*Maker) : std::nullopt;
+        if (F.FactoryInitializesSource && Profile &&
             Check.sourceManager().isWrittenInSameFile(F.Factory->getEndLoc(),
                                                       F.Copy->getBeginLoc()))
           Diag << FixItHint::CreateInsertion(
               Lexer::getLocForEndOfToken(F.Factory->getEndLoc(), 0, Check.sourceManager(),
                                          Check.getLangOpts()),
-              ".pin_memory()");
+              "." + profileTable(*Profile).FixSpelling.PinMemory.str() + "()");
       }
       Check.diag(F.Factory->getExprLoc(), "'%0' is made here in pageable memory",
                  DiagnosticIDs::Note)

@@ -16,6 +16,8 @@ SCANNED = ["analyzer/lib/flow", "analyzer/lib/rules", "analyzer/checks",
            "analyzer/lib/BodyFacts.cpp", "analyzer/lib/Syntax.cpp",
            "analyzer/lib/DeviceAnalysis.cpp"]
 LITERAL = re.compile(r'"((?:[^"\\\n]|\\.)*)"')
+CODE = re.compile(r"::|\w\(|^\.\w")
+IDENTIFIER = re.compile(r"[A-Za-z_]\w*")
 
 
 def catalogue_names(root: Path) -> set:
@@ -56,6 +58,11 @@ def main() -> int:
                     continue
                 for text in LITERAL.findall(line):
                     parts = [text] + [p for p in text.split("::") if p]
+                    # Code in a literal (`"::Device("`, `".device("`): each
+                    # of its identifiers; prose ("moves it to %1", "call
+                    # requires_grad_() after") is not code.
+                    if CODE.search(text) and not re.search(r"\s", text):
+                        parts += IDENTIFIER.findall(text)
                     if any(p in names for p in parts):
                         found.append(f"{source.relative_to(root)}:{number}: \"{text}\"")
     for entry in found:

@@ -190,7 +190,8 @@ struct ProfileTable {
   llvm::StringRef CudaSynchronize;
   // How a fix-it writes the API (api.def's PL_API_FIX_SPELLING).
   struct {
-    llvm::StringRef Namespace, CudaConstant, DeviceClass, OptionsClass, DeviceOptions;
+    llvm::StringRef Namespace, CudaConstant, DeviceClass, OptionsClass, DeviceOptions,
+        OptionsDevice, OptionsDtype, DeviceRead, PinMemory;
   } FixSpelling;
 };
 
