@@ -44,6 +44,8 @@ void CreateThenMoveCheck::report(const RecordedFindings &Findings) {
 
   private:
     void addFix(DiagnosticBuilder &Diag, const CreateThenMoveFinding &F) {
+      if (!F.FixKeepsBehaviour)
+        return;
       std::optional<PlacementCheck::FactoryOnDevice> New =
           Check.factoryOnDevice(*F.Factory, *F.Move);
       if (!New)

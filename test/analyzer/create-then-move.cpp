@@ -96,3 +96,39 @@ torch::Tensor referenceUsed(torch::Device device, int64_t n) {
   // CHECK-FIXES: auto reference = torch::zeros({n}, torch::TensorOptions().device(device));
   return torch::ones({n}, reference.options()) + reference;
 }
+
+// A fix-it keeps the program's behaviour, or is not offered.
+// The host tensors are used again after their moves (PyTorch's
+// test/cpp/api/meta_tensor.cpp): they were not made only to be moved.
+void hostTensorsUsedAfterTheMove() {
+  torch::Tensor a = torch::ones({3});
+  torch::Tensor b = torch::ones({3});
+  torch::Tensor onMeta = torch::add(a.to(torch::kMeta), b.to(torch::kMeta));
+  consume(a + b);
+}
+// Moved under a condition (PyTorch's serialize.cpp: `if (is_cuda) inputs =
+// inputs.cuda();`): reported, but making it on CUDA would do so on every
+// path, so no fix.
+void movedOnOnePath(bool isCuda) {
+  torch::Tensor inputs = torch::randn({5, 5});
+  if (isCuda)
+    inputs = inputs.cuda();
+  // CHECK-MESSAGES: :[[@LINE-1]]:21: warning: 'randn' creates a tensor on the host only to move it to cuda; create it there [placement-create-then-move]
+  // CHECK-MESSAGES: :[[@LINE-4]]:26: note: 'inputs' was created on cpu here
+  consume(inputs);
+}
+// CHECK-FIXES: {{^}}  torch::Tensor inputs = torch::randn({5, 5});{{$}}
+// CHECK-FIXES-NEXT: {{^}}  if (isCuda){{$}}
+// CHECK-FIXES-NEXT: {{^}}    inputs = inputs.cuda();{{$}}
+// An early return between the factory and the move: made on CUDA, the
+// tensor would be made before the availability check.
+torch::Tensor earlyReturn() {
+  torch::Tensor table = torch::zeros({8});
+  if (!torch::cuda::is_available())
+    return torch::Tensor();
+  table = table.cuda();
+  // CHECK-MESSAGES: :[[@LINE-1]]:17: warning: 'zeros' creates a tensor on the host only to move it to cuda; create it there [placement-create-then-move]
+  // CHECK-MESSAGES: :[[@LINE-5]]:25: note: 'table' was created on cpu here
+  return table;
+}
+// CHECK-FIXES: {{^}}  torch::Tensor table = torch::zeros({8});{{$}}

@@ -68,8 +68,8 @@ bool onlyForOptions(const CXXMemberCallExpr &Move, const ParentMap &Parents,
   return Used && !OtherUse;
 }
 
-// The statement `v = v.to(device);` whose right side is Move, or null.
-const Stmt *assignmentBack(const CXXMemberCallExpr &Move, const VarDecl &Var,
+// The assignment `v = v.to(device)` whose right side is Move, or null.
+const Expr *assignmentBack(const CXXMemberCallExpr &Move, const VarDecl &Var,
                            const ParentMap &Parents) {
   const Stmt *User = userOf(Move, Parents);
   const Expr *Target = nullptr;
@@ -80,20 +80,27 @@ const Stmt *assignmentBack(const CXXMemberCallExpr &Move, const VarDecl &Var,
            Binary && Binary->getOpcode() == BO_Assign)
     Target = Binary->getLHS();
   const auto *Ref = Target ? dyn_cast<DeclRefExpr>(Target->IgnoreParenImpCasts()) : nullptr;
-  if (!Ref || Ref->getDecl() != &Var)
+  return Ref && Ref->getDecl() == &Var ? cast<Expr>(User) : nullptr;
+}
+
+// The statement `v = v.to(device);` of its own, whose right side is Move, or
+// null.
+const Stmt *statementBack(const CXXMemberCallExpr &Move, const VarDecl &Var,
+                          const ParentMap &Parents) {
+  const Stmt *Statement = assignmentBack(Move, Var, Parents);
+  if (!Statement)
     return nullptr;
-  const Stmt *Statement = User;
   while (isa_and_nonnull<ExprWithCleanups>(Parents.getParent(Statement)))
     Statement = Parents.getParent(Statement);
   return isa_and_nonnull<CompoundStmt>(Parents.getParent(Statement)) ? Statement : nullptr;
 }
 
-// Whether Ref, a use of Var, is its first use since Var was given Factory's
-// tensor (by its initializer or an assignment).
-bool isFirstUseSinceMade(const VarDecl &Var, const DeclRefExpr &Ref, const CallExpr &Factory,
-                         const FunctionFacts &Facts) {
+// The write that gave Var Factory's tensor (its initializer or an
+// assignment), if Ref, a use of Var, is the first use since; else null.
+const Expr *writeBeforeFirstUse(const VarDecl &Var, const DeclRefExpr &Ref,
+                                const CallExpr &Factory, const FunctionFacts &Facts) {
   if (!Var.isLocalVarDecl())
-    return false;
+    return nullptr;
   BodyFacts &Body = Facts.body();
   const SourceManager &SM = Facts.function().getASTContext().getSourceManager();
   auto Before = [&](SourceLocation A, SourceLocation B) {
@@ -109,11 +116,55 @@ bool isFirstUseSinceMade(const VarDecl &Var, const DeclRefExpr &Ref, const CallE
     if (MadeIt(Value) && Before(Value->getEndLoc(), Ref.getBeginLoc()))
       Write = Value;
   if (!Write)
-    return false;
+    return nullptr;
   for (const DeclRefExpr *Use : Body.usesOf(Var))
     if (Before(Write->getEndLoc(), Use->getBeginLoc()) && !Body.isAssignmentTarget(*Use))
-      return Use == &Ref;
-  return false;
+      return Use == &Ref ? Write : nullptr;
+  return nullptr;
+}
+
+// Whether Var is read after Move other than through the moved value: the
+// host tensor is still needed (`at::add(a.to(kMeta), b.to(kMeta))`, then `a`
+// on the host), so it was not made only to be moved.
+bool readAfterMove(const VarDecl &Var, const CXXMemberCallExpr &Move, bool AssignedBack,
+                   const FunctionFacts &Facts) {
+  if (AssignedBack) // `v = v.to(d)`: later reads are of the moved tensor
+    return false;
+  const SourceManager &SM = Facts.function().getASTContext().getSourceManager();
+  BodyFacts &Body = Facts.body();
+  return llvm::any_of(Body.usesOf(Var), [&](const DeclRefExpr *Use) {
+    return SM.isBeforeInTranslationUnit(SM.getExpansionLoc(Move.getEndLoc()),
+                                        SM.getExpansionLoc(Use->getBeginLoc())) &&
+           !Body.isAssignmentTarget(*Use);
+  });
+}
+
+// Whether Move runs on every path from Write, in the same block: no branch,
+// loop, lambda or handler encloses Move below the block holding Write, and
+// no return, break, continue or throw lies between them.
+bool onEveryPathFrom(const Expr &Write, const CXXMemberCallExpr &Move, const ParentMap &Parents,
+                     const FunctionFacts &Facts) {
+  const Stmt *Block = Parents.getParent(&Write);
+  while (Block && !isa<CompoundStmt>(Block))
+    Block = Parents.getParent(Block);
+  if (!Block)
+    return false;
+  for (const Stmt *Up = Parents.getParent(&Move); Up != Block; Up = Parents.getParent(Up)) {
+    if (!Up || isa<IfStmt, SwitchStmt, ConditionalOperator, BinaryConditionalOperator, ForStmt,
+                   WhileStmt, DoStmt, CXXForRangeStmt, CXXTryStmt, CXXCatchStmt, LambdaExpr>(Up))
+      return false;
+    if (const auto *Logical = dyn_cast<BinaryOperator>(Up); Logical && Logical->isLogicalOp())
+      return false;
+  }
+  const SourceManager &SM = Facts.function().getASTContext().getSourceManager();
+  SourceLocation From = SM.getExpansionLoc(Write.getEndLoc());
+  SourceLocation To = SM.getExpansionLoc(Move.getBeginLoc());
+  return !findInTree(Block, [&](const Stmt &S) {
+    if (!isa<ReturnStmt, BreakStmt, ContinueStmt, GotoStmt, CXXThrowExpr>(S))
+      return false;
+    SourceLocation At = SM.getExpansionLoc(S.getBeginLoc());
+    return SM.isBeforeInTranslationUnit(From, At) && SM.isBeforeInTranslationUnit(At, To);
+  });
 }
 
 } // namespace
@@ -143,8 +194,8 @@ std::optional<CreateThenMoveFinding> createThenMove(const FunctionFacts &Facts, 
   // Through a variable, the move must be its first use since it got the
   // factory's tensor (not filled, loaded or read on the host in between);
   // chained, conversions between are fine (`ones({1}).to(kBool).cuda()`).
-  if (Var ? !isFirstUseSinceMade(*Var, *Ref, *Factory, Facts)
-          : !findInTree(Receiver, [&](const Stmt &S) { return &S == Factory; }))
+  const Expr *Write = Var ? writeBeforeFirstUse(*Var, *Ref, *Factory, Facts) : nullptr;
+  if (Var ? !Write : !findInTree(Receiver, [&](const Stmt &S) { return &S == Factory; }))
     return std::nullopt;
   CreateThenMoveFinding Finding;
   Finding.Factory = Factory;
@@ -169,8 +220,13 @@ std::optional<CreateThenMoveFinding> createThenMove(const FunctionFacts &Facts, 
   Finding.ChainedReadsDevice =
       Finding.ChainedOptions &&
       Body.model().classifyCall(*Finding.ChainedOptions).Kind == CallKind::DeviceOf;
-  if (Var)
-    Finding.MovesBack = assignmentBack(*T.Call, *Var, *Parents);
+  if (Var) {
+    Finding.MovesBack = statementBack(*T.Call, *Var, *Parents);
+    if (readAfterMove(*Var, *T.Call, assignmentBack(*T.Call, *Var, *Parents), Facts))
+      return std::nullopt;
+  }
+  // Chained, the move is where the tensor is made.
+  Finding.FixKeepsBehaviour = !Var || onEveryPathFrom(*Write, *T.Call, *Parents, Facts);
   return Finding;
 }
 

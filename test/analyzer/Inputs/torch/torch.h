@@ -19,9 +19,10 @@
 
 namespace c10 {
 
-enum class DeviceType : int8_t { CPU = 0, CUDA = 1, HIP = 6 };
+enum class DeviceType : int8_t { CPU = 0, CUDA = 1, HIP = 6, Meta = 9 };
 constexpr DeviceType kCPU = DeviceType::CPU;
 constexpr DeviceType kCUDA = DeviceType::CUDA;
+constexpr DeviceType kMeta = DeviceType::Meta;
 using DeviceIndex = int8_t;
 
 struct Device {

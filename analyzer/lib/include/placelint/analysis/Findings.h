@@ -111,6 +111,10 @@ struct CreateThenMoveFinding {
   // The statement `v = v.to(device);` that makes the move, when Receiver is
   // that variable: with the tensor made on the device, it goes.
   const clang::Stmt *MovesBack = nullptr;
+  // Making the tensor on the device keeps the program's behaviour: the move
+  // runs on every path from the factory (no branch, loop or early exit
+  // between), so no path needs the host tensor. A fix-it only then.
+  bool FixKeepsBehaviour = false;
 };
 
 // A CUDA device written in the code on a path no availability check guards.
