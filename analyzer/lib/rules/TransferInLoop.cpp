@@ -19,6 +19,13 @@ using namespace clang;
 
 namespace {
 
+// Whether a transfer from From to Target moves nothing: both are one and
+// the same device, so to() returns the tensor itself.
+bool alreadyThere(const DeviceSet &From, const DeviceSet &Target) {
+  std::optional<AbstractDevice> Source = From.single(), To = Target.single();
+  return Source && To && compare(*Source, *To) == Agreement::Same;
+}
+
 // The transfer whose copy Value is: made by it, or, for the host result of
 // a helper of the unit, by it from the copy to the host the helper was
 // given (`f(x.cpu()).to(dev)`).
@@ -83,9 +90,7 @@ const Transfer *parkedOnTheHost(const Transfer &T, const Stmt &Loop,
 // field) it is either no copy at all or the same copy every time: hoist it
 // either way.
 bool isInvariant(const Transfer &T, const Stmt &Loop, BodyFacts &Body) {
-  std::optional<AbstractDevice> From = T.Source.Devices.single();
-  std::optional<AbstractDevice> To = T.Target.single();
-  if (T.IsSync || (From && To && compare(*From, *To) == Agreement::Same))
+  if (T.IsSync || alreadyThere(T.Source.Devices, T.Target))
     return false;
   // A variable, a field of one (`rollout.observations`), or what holds it:
   // an element, an optional's value, a reference, read with an index that
@@ -161,8 +166,7 @@ void diagnosePerCall(const Transfer &T, const FunctionFacts &Facts, FindingsHand
       llvm::is_contained(Facts.body().discardedTransfers(), T.Call) ||
       Facts.body().movesThis())
     return;
-  std::optional<AbstractDevice> From = T.Source.Devices.single();
-  if (From && To && compare(*From, *To) == Agreement::Same)
+  if (alreadyThere(T.Source.Devices, T.Target))
     return;
   // A batch's own `to()` returns the moved copies: fresh data on each call.
   const AbstractValue &Returned = Facts.returned();
@@ -198,8 +202,7 @@ void diagnoseThroughCalls(const FunctionFacts &Facts, FindingsHandler &Handler) 
     if (!Loop || Body.isPeriodic(*Moved.Through) || !T.Target.isKnown() || T.Source.isBottom() ||
         Reported.contains(T.Call))
       continue;
-    if (std::optional<AbstractDevice> From = T.Source.single(), To = T.Target.single();
-        From && To && compare(*From, *To) == Agreement::Same)
+    if (alreadyThere(T.Source, T.Target))
       continue;
     bool Unchanged = true;
     for (unsigned I = 0; Unchanged && I < T.Inputs.size(); ++I)
@@ -228,8 +231,7 @@ void diagnoseTransferInLoop(const FunctionFacts &Facts, FindingsHandler &Handler
         llvm::is_contained(Body.discardedTransfers(), T.Call))
       continue;
     // Already where it goes: to() returns the tensor itself, nothing moves.
-    if (std::optional<AbstractDevice> From = T.Source.Devices.single(), To = T.Target.single();
-        From && To && compare(*From, *To) == Agreement::Same)
+    if (alreadyThere(T.Source.Devices, T.Target))
       continue;
     const Expr *Receiver = T.Call->getImplicitObjectArgument();
     // The transfer this one undoes: just before it, or on the previous
