@@ -49,3 +49,43 @@ OPENBLAS_NUM_THREADS=1 TSAN_OPTIONS="halt_on_error=1 second_deadlock_stack=1 all
 # The fuzz targets (fuzz/README.md): built in build-fuzz, every kept input
 # (seeds and regressions) replayed, then each of the five fuzzed for 20 s.
 timed fuzz "$root/scripts/fuzz.sh" 20
+
+# The analyzer half under ASan + UBSan (build-asan-analyzer), against Debian's
+# uninstrumented LLVM 19 libraries: placelint, placelint-clangd, and the
+# plugin in the stock clang-tidy-19 with ASan's runtime preloaded (the tests
+# there run it through bin/clang-tidy-19-asan, cmake/Sanitizers.cmake).
+# allow_user_poisoning=0: LLVM's BumpPtrAllocator poisons its slabs where it
+# is compiled with ASan and unpoisons what it hands out only where it is, so
+# its instrumented and uninstrumented copies together report
+# use-after-poison on good memory (docs/testing.md). exitcode=99: a report
+# is never mistaken for a compile error's exit status 1.
+# CI: every lit test through placelint, a fixed sample through the plugin,
+# the pl corpus, a fixed sample of the libtorch corpus and the editor tests;
+# --deep: every analyzer test in both modes, the whole corpus with its
+# floors, placelint's driver tests and the deep editor tests.
+asan_analyzer=${PL_ASAN_ANALYZER_BUILD_DIR:-$root/build-asan-analyzer}
+asan_analyzer_targets=(placelint placelint-tidy-plugin placelint-clangd)
+$deep && asan_analyzer_targets+=(placelint-reshape)
+timed asan-analyzer-build env PL_BUILD_TARGETS="${asan_analyzer_targets[*]}" \
+  "$root/scripts/configure.sh" "$asan_analyzer" -DPL_SANITIZE=ON -DPL_BUILD_CLANGD=ON \
+  -DPL_WITH_CUDA=OFF -DPL_BUILD_BENCH=OFF -DPL_BUILD_EXAMPLES=OFF -DPL_BUILD_TESTS=ON
+(
+export ASAN_OPTIONS=detect_leaks=1:allow_user_poisoning=0:exitcode=99
+export UBSAN_OPTIONS=print_stacktrace=1:halt_on_error=1:exitcode=99
+asan_ctest=(ctest --test-dir "$asan_analyzer" --output-on-failure -j "$(nproc)")
+if $deep; then
+  timed asan-analyzer-tests "${asan_ctest[@]}" -L analyzer
+  timed asan-tool-tests "${asan_ctest[@]}" -R '^tool\.'
+  timed asan-editor-tests "${asan_ctest[@]}" -L editor
+else
+  timed asan-lit-placelint "${asan_ctest[@]}" -R '^analyzer-(lit-placelint|corpus-pl)$'
+  LIT_FILTER='/(mixed-device|discarded-transfer|transfer-in-loop|create-then-move|unguarded-cuda|non-leaf-parameter|unsynchronized-read|pageable-non-blocking|libtorch-profile)\.cpp$' \
+    timed asan-lit-plugin-sample "${asan_ctest[@]}" -R '^analyzer-lit-plugin$'
+  corpus=$root/test/analyzer/integration/corpus
+  timed asan-corpus-sample /usr/bin/python3 "$corpus/measure.py" --jobs "$(nproc)" \
+    --plugin "$asan_analyzer/lib/libPlacelintTidyPlugin.so" --clang-tidy "$asan_analyzer/bin/clang-tidy-19-asan" \
+    --work-dir "$asan_analyzer/corpus-sample" \
+    "$corpus"/{batch_to_device_discarded,class_weights_discarded_move_in_loop,feature_map_one_left_on_host,gru_hidden_carried_from_cpu,helper_to_gpu_one_unguarded_caller,init_hidden_member_tuple_host,lambda_captures_cpu_prior,model_parallel_skip_connection,ppo_minibatch_chunks_reuploaded,script_module_loaded_on_device_host_input,struct_fields_one_forgotten,transition_field_done_forgotten}.cpp
+  timed asan-editor-tests "${asan_ctest[@]}" -L editor -LE deep
+fi
+)
