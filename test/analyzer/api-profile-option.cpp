@@ -1,7 +1,7 @@
-// RUN: %check_placement %s 'placement-*,-placement-create-then-move,-placement-unguarded-cuda' %t -- -- %mock_includes
-// RUN: %check_placement %s 'placement-*,-placement-create-then-move,-placement-unguarded-cuda' %t -- \
+// RUN: %check_placement %s 'placement-*,-placement-create-then-move,-placement-unguarded-cuda' %t -compile-fixed -- -- %mock_includes
+// RUN: %check_placement %s 'placement-*,-placement-create-then-move,-placement-unguarded-cuda' %t -compile-fixed -- \
 // RUN:   -config="{CheckOptions: {placement-mixed-device.ApiProfile: pl, placement-discarded-transfer.ApiProfile: pl}}" -- %mock_includes
-// RUN: %check_placement -check-suffix=LIBTORCH %s 'placement-*' %t -- \
+// RUN: %check_placement -check-suffix=LIBTORCH %s 'placement-*' %t -compile-fixed -- \
 // RUN:   -config="{CheckOptions: {ApiProfile: libtorch}}" -- %mock_includes
 //
 // ApiProfile picks the API model: `auto` (the default) recognises this

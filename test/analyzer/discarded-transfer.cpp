@@ -1,4 +1,4 @@
-// RUN: %check_placement %s placement-discarded-transfer %t -- -- %mock_includes
+// RUN: %check_placement %s placement-discarded-transfer %t -compile-fixed -- -- %mock_includes
 //
 // Tensor::to/cuda/cpu return the moved tensor; a discarded result means the
 // tensor did not move. The fix-it assigns the result back when the receiver

@@ -1,4 +1,4 @@
-// RUN: %check_placement %s 'placement-*,-placement-create-then-move,-placement-unguarded-cuda' %t -- -- %mock_includes
+// RUN: %check_placement %s 'placement-*,-placement-create-then-move,-placement-unguarded-cuda' %t -compile-fixed -- -- %mock_includes
 //
 // The libtorch profile (picked automatically): at::Tensor and its alias
 // torch::Tensor, c10::Device from strings and DeviceType constants,

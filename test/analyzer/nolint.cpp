@@ -1,4 +1,4 @@
-// RUN: %check_placement %s 'placement-*,-placement-create-then-move,-placement-unguarded-cuda' %t -- -- %mock_includes
+// RUN: %check_placement %s 'placement-*,-placement-create-then-move,-placement-unguarded-cuda' %t -compile-fixed -- -- %mock_includes
 //
 // The NOLINT comments (same line, next line, begin/end) silence placement
 // findings like any clang-tidy check's; a NOLINT naming another check does not.
