@@ -48,11 +48,6 @@ const CXXRecordDecl *recordOf(QualType Type) {
   return Type.getNonReferenceType()->getAsCXXRecordDecl();
 }
 
-bool recordNamed(QualType Type, llvm::StringRef Name) {
-  const CXXRecordDecl *Record = recordOf(Type);
-  return Record && Record->getIdentifier() && Record->getName() == Name;
-}
-
 /// True when a type contains a class that only the function can name.
 bool unnamable(QualType Type) {
   Type = Type.getNonReferenceType().getCanonicalType();
@@ -481,9 +476,47 @@ std::string spell(QualType Type, const ASTContext &Context) {
   return TypeName::getFullyQualifiedName(Type, Context, Policy, /*WithGlobalNsPrefix=*/false);
 }
 
-bool isTensorType(QualType Type) { return recordNamed(Type, "Tensor") || recordNamed(Type, "TensorBase"); }
+namespace {
 
-bool isDeviceType(QualType Type) { return recordNamed(Type, "Device"); }
+// api.def's classes and the namespaces fixes spell, by role.
+struct ApiClass {
+  llvm::StringRef Role, Name;
+};
+const ApiClass ApiClasses[] = {
+#define PL_API_CLASS(Profile, Role, Name) {#Role, Name},
+#include <placelint/api.def>
+};
+
+struct ApiSpelling {
+  llvm::StringRef Profile, Role, Text;
+};
+const ApiSpelling ApiSpellings[] = {
+#define PL_API_FIX_SPELLING(Profile, Role, Text) {#Profile, #Role, Text},
+#include <placelint/api.def>
+};
+
+bool isApiClass(QualType Type, llvm::StringRef Role) {
+  const CXXRecordDecl *Record = recordOf(Type);
+  if (!Record)
+    return false;
+  std::string Qualified = Record->getCanonicalDecl()->getQualifiedNameAsString();
+  return llvm::any_of(ApiClasses, [&](const ApiClass &Class) {
+    return Class.Role == Role && Class.Name == Qualified;
+  });
+}
+
+llvm::StringRef namespaceOf(llvm::StringRef Profile) {
+  for (const ApiSpelling &Spelling : ApiSpellings)
+    if (Spelling.Profile == Profile && Spelling.Role == "Namespace")
+      return Spelling.Text;
+  return {};
+}
+
+} // namespace
+
+bool isTensorType(QualType Type) { return isApiClass(Type, "Tensor"); }
+
+bool isDeviceType(QualType Type) { return isApiClass(Type, "Device"); }
 
 bool isCopyable(QualType Type) {
   const CXXRecordDecl *Record = recordOf(Type);
@@ -503,11 +536,12 @@ bool isDefaultConstructible(QualType Type) {
 }
 
 std::string tensorNamespace(const Program &P) {
+  llvm::StringRef Pl = namespaceOf("Pl");
   for (const Decl *D : P.translationUnit()->decls())
     if (const auto *Namespace = dyn_cast<NamespaceDecl>(D))
-      if (Namespace->getName() == "pl")
-        return "pl";
-  return "torch";
+      if (Namespace->getName() == Pl)
+        return Pl.str();
+  return namespaceOf("Libtorch").str();
 }
 
 } // namespace placelint::reshape
