@@ -220,6 +220,18 @@ void RemoteCache::fail(llvm::StringRef What, const Response &R) {
   });
 }
 
+void RemoteCache::failUpload(llvm::StringRef What, const Response &R) {
+  // No HTTP status: the server is gone, for reads too.
+  if (!R.Status)
+    return fail(What, R);
+  UploadsFailed = true;
+  std::call_once(WarnedUpload, [&] {
+    llvm::WithColor::warning(llvm::errs(), "placelint")
+        << "remote cache " << BaseUrl << ": " << What << " refused (HTTP status " << R.Status
+        << "); reading it but not writing to it for the rest of this run\n";
+  });
+}
+
 std::optional<std::string> RemoteCache::get(llvm::StringRef Key) {
   if (Failed)
     return std::nullopt;
@@ -254,20 +266,20 @@ std::optional<std::string> RemoteCache::get(llvm::StringRef Key) {
 }
 
 void RemoteCache::put(llvm::StringRef Key, llvm::StringRef Value) {
-  if (Failed)
+  if (Failed || UploadsFailed)
     return;
   std::string Hash = sha256Hex(Value);
   // The blob first: a server may refuse an action result whose outputs it
   // does not hold.
   Response Blob = request("PUT", "/cas/" + Hash, Value);
   if (Blob.Status < 200 || Blob.Status >= 300) {
-    fail("PUT /cas/", Blob);
+    failUpload("PUT /cas/", Blob);
     return;
   }
   Response Action =
       request("PUT", "/ac/" + Key.str(), encodeActionResult(kEntryFileName, Hash, Value.size()));
   if (Action.Status < 200 || Action.Status >= 300)
-    fail("PUT /ac/", Action);
+    failUpload("PUT /ac/", Action);
 }
 
 } // namespace placelint::tool

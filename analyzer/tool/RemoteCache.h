@@ -9,7 +9,8 @@
 // whose digest is the blob's), because servers such as bazel-remote check
 // that what is stored under /ac/ is one. A remote that fails or is slow
 // costs a warning, once, and is not asked again in the same run: it never
-// fails the run.
+// fails the run. A refused upload stops only the uploads (a cache that
+// developers may read but only CI may write).
 #pragma once
 
 #include "llvm/ADT/StringRef.h"
@@ -38,6 +39,7 @@ public:
   uint64_t bytesDown() const { return BytesDown; }
   uint64_t bytesUp() const { return BytesUp; }
   bool failed() const { return Failed; }
+  bool uploadsFailed() const { return UploadsFailed; }
 
 private:
   struct Response {
@@ -47,11 +49,12 @@ private:
   };
   Response request(llvm::StringRef Method, llvm::StringRef Path, llvm::StringRef Body);
   void fail(llvm::StringRef What, const Response &R);
+  void failUpload(llvm::StringRef What, const Response &R);
 
   std::string BaseUrl;
   unsigned TimeoutMs;
-  std::atomic<bool> Failed{false};
-  std::once_flag Warned;
+  std::atomic<bool> Failed{false}, UploadsFailed{false};
+  std::once_flag Warned, WarnedUpload;
   std::atomic<unsigned> Requests{0};
   std::atomic<uint64_t> Microseconds{0}, BytesDown{0}, BytesUp{0};
 };

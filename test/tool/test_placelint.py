@@ -755,7 +755,7 @@ class CacheServer:
     """Bazel's HTTP remote-cache protocol on 127.0.0.1, in this process:
     GET and PUT of /ac/KEY and /cas/SHA256, held in a dict."""
 
-    def __init__(self, delay=0.0):
+    def __init__(self, delay=0.0, read_only=False):
         import http.server
         import threading
         self.entries = {}
@@ -782,7 +782,9 @@ class CacheServer:
                 time.sleep(delay)
                 server.requests.append(("PUT", self.path))
                 body = self.rfile.read(int(self.headers["Content-Length"]))
-                if self.path.startswith("/cas/") and \
+                if read_only:
+                    self.send_response(403)
+                elif self.path.startswith("/cas/") and \
                         hashlib.sha256(body).hexdigest() != self.path[len("/cas/"):]:
                     self.send_response(400)
                 else:
@@ -839,6 +841,20 @@ class RemoteCache(ToolTest):
         document, stats = self.run_remote(server.url, "second")
         self.assertIn("does not match its digest; treated as a miss", stats)
         self.assertEqual(0, document["summary"]["filesFromCache"])
+
+    def test_a_read_only_remote_is_still_read(self):
+        writable = CacheServer()
+        self.addCleanup(writable.close)
+        self.run_remote(writable.url, "ci")
+        read_only = CacheServer(read_only=True)
+        self.addCleanup(read_only.close)
+        read_only.entries.update(writable.entries)
+        # One unit changed: a miss, whose upload is refused; the other unit
+        # is still read from the remote.
+        self.sample.write("src/clean.cpp", self.sample.read("src/clean.cpp") + "// edited\n")
+        document, stats = self.run_remote(read_only.url, "developer")
+        self.assertIn("refused (HTTP status 403); reading it but not writing", stats)
+        self.assertIn("1 hits (0 local, 1 remote), 1 misses", stats)
 
     def test_an_unreachable_remote_is_a_warning(self):
         with socket.socket() as unused:
