@@ -44,12 +44,15 @@ for target in "${targets[@]}"; do
     echo "fuzz: no target '$target' (built: $(ls "$build/fuzz" | sed -n 's/^fuzz-//p' | tr '\n' ' '))" >&2
     exit 2
   fi
-  seeds="$root/fuzz/corpus/$target"
-  regressions="$root/fuzz/regressions/$target"
+  # The kept inputs: the seeds and, once a bug was found, its regressions.
+  kept=("$root/fuzz/corpus/$target")
+  if [[ -d $root/fuzz/regressions/$target ]]; then
+    kept+=("$root/fuzz/regressions/$target")
+  fi
   work="$build/corpus/$target"
   crashes="$build/crashes/$target"
   mkdir -p "$work" "$crashes"
-  if ! "$exe" -runs=0 "$seeds" "$regressions" >"$build/$target.replay.log" 2>&1; then
+  if ! "$exe" -runs=0 "${kept[@]}" >"$build/$target.replay.log" 2>&1; then
     echo "fuzz: $target fails on a kept input; see $build/$target.replay.log" >&2
     failed=1
     continue
@@ -59,7 +62,7 @@ for target in "${targets[@]}"; do
     continue
   fi
   if "$exe" -max_total_time="$seconds" -timeout=30 -rss_limit_mb=4096 -print_final_stats=1 \
-       -artifact_prefix="$crashes/" "$work" "$seeds" "$regressions" >"$build/$target.log" 2>&1; then
+       -artifact_prefix="$crashes/" "$work" "${kept[@]}" >"$build/$target.log" 2>&1; then
     runs=$(sed -n 's/^stat::number_of_executed_units: *//p' "$build/$target.log")
     echo "fuzz: $target: ${runs:-?} executions in ${seconds}s, no failure"
   else
