@@ -279,6 +279,11 @@ ApiCall ApiModel::stdFunction(const FunctionDecl &Function) {
   return stdFunctions().lookup(Function.getName());
 }
 
+bool ApiModel::drawsFromDeviceGenerator(const FunctionDecl &Factory) {
+  return Factory.getIdentifier() && hasApiName(ApiNameRole::RandomFactory, Factory.getName()) &&
+         profileDeclaring(Factory) == ApiProfile::Libtorch;
+}
+
 llvm::StringRef ApiModel::moduleForwardName() {
   for (const ApiCallLine &Line : ApiCallLines)
     if (Line.Table == ApiCallTable::Module && Line.Call.Kind == CallKind::ModuleForward)

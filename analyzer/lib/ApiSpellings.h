@@ -30,6 +30,7 @@ enum class ApiNameRole {
   InPlaceMethod,
   CudaTest,
   HolderAccess,
+  RandomFactory,
   DeviceConstant,
 };
 

@@ -13,7 +13,8 @@ void chained(torch::Device device, int64_t n) {
   // CHECK-FIXES:   torch::Tensor state = torch::zeros({n, 32}, torch::TensorOptions().device(device));
   torch::Tensor noise = torch::randn({n}).cuda();
   // CHECK-MESSAGES: :[[@LINE-1]]:43: warning: 'randn' creates a tensor on the host only to move it to cuda; create it there [placement-create-then-move]
-  // CHECK-FIXES:   torch::Tensor noise = torch::randn({n}, torch::TensorOptions().device(torch::kCUDA));
+  // No fix: made on CUDA, its values would come from CUDA's generator.
+  // CHECK-FIXES:   torch::Tensor noise = torch::randn({n}).cuda();
 }
 
 void existingOptionsAreExtended(torch::Device device, int64_t n) {

@@ -226,7 +226,9 @@ std::optional<CreateThenMoveFinding> createThenMove(const FunctionFacts &Facts, 
       return std::nullopt;
   }
   // Chained, the move is where the tensor is made.
-  Finding.FixKeepsBehaviour = !Var || onEveryPathFrom(*Write, *T.Call, *Parents, Facts);
+  const FunctionDecl *Maker = Factory->getDirectCallee();
+  Finding.FixKeepsBehaviour = (!Var || onEveryPathFrom(*Write, *T.Call, *Parents, Facts)) &&
+                              !(Maker && ApiModel::drawsFromDeviceGenerator(*Maker));
   return Finding;
 }
 

@@ -287,6 +287,10 @@ public:
   // A function of namespace std that holds or passes on tensors (std::move,
   // make_tuple, ...), by its name alone; Unmodelled for the others.
   static ApiCall stdFunction(const clang::FunctionDecl &Function);
+  // Whether Factory's values depend on the device it makes its tensor on:
+  // a random factory of libtorch (`randn`), which draws from that device's
+  // generator, so a seeded program draws other numbers on another device.
+  static bool drawsFromDeviceGenerator(const clang::FunctionDecl &Factory);
   // The name of the module method that applies a module (`forward`).
   static llvm::StringRef moduleForwardName();
   // Whether Function tells if, or how many, CUDA devices are there: the

@@ -113,7 +113,9 @@ struct CreateThenMoveFinding {
   const clang::Stmt *MovesBack = nullptr;
   // Making the tensor on the device keeps the program's behaviour: the move
   // runs on every path from the factory (no branch, loop or early exit
-  // between), so no path needs the host tensor. A fix-it only then.
+  // between), so no path needs the host tensor, and the factory's values do
+  // not depend on the device (not libtorch's `randn`, whose generator is the
+  // device's). A fix-it only then.
   bool FixKeepsBehaviour = false;
 };
 
