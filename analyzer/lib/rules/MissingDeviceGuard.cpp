@@ -8,7 +8,7 @@
 // of its scope (the CFG's lifetime ends), a `set_device` on a guard or a
 // `cudaSetDevice` from where it runs; what holds on every path into a block
 // is what holds there. A lambda runs where it is written (AT_DISPATCH calls
-// its lambdas at once). The API names come from cuda_launch_api.def.
+// its lambdas at once). The API names come from api.def (PL_API_CUDA_LAUNCH).
 #include "rules/Rules.h"
 
 #include "BodyFacts.h"
@@ -44,9 +44,8 @@ struct LaunchApiName {
 };
 
 constexpr LaunchApiName kLaunchApi[] = {
-#define PL_CUDA_LAUNCH_API(Kind, Name) {LaunchApi::Kind, Name},
-#include "placelint/cuda_launch_api.def"
-#undef PL_CUDA_LAUNCH_API
+#define PL_API_CUDA_LAUNCH(Kind, Name) {LaunchApi::Kind, Name},
+#include <placelint/api.def>
 };
 
 // Whether D is named in the table as Kind: by its qualified name, or by its
