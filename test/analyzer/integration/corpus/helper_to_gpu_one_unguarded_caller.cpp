@@ -1,6 +1,9 @@
 // placement-unguarded-cuda (scored apart).
 // BUG. The same helper as helper_to_gpu_guarded_callers, but the benchmark
 // mode calls it without the check: `--bench` dies on a machine with no GPU.
+// And the benchmark loop uploads the same host batch on each of its ten
+// calls (placement-transfer-in-loop through the helper: upload it once,
+// before the loop).
 #include <torch/torch.h>
 
 #include <cstring>
@@ -15,7 +18,7 @@ struct Net : torch::nn::Module {
 
 torch::Tensor run_on_gpu(Net &net, const torch::Tensor &batch) {
   net.to(torch::kCUDA); // expect: placement-unguarded-cuda
-  return net.forward(batch.to(torch::kCUDA)).cpu(); // expect: placement-unguarded-cuda
+  return net.forward(batch.to(torch::kCUDA)).cpu(); // expect: placement-unguarded-cuda, placement-transfer-in-loop
 }
 
 int main(int argc, char **argv) {
