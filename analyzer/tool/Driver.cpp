@@ -176,6 +176,10 @@ int exitCode(const ToolOptions &Options, const RunReport &Report) {
 } // namespace
 
 int runAnalysis(const ToolOptions &Options) {
+  // Listing the checks needs no compile command, as clang-tidy's does not.
+  if (Options.ListChecks && !Options.usesCompilationDatabase() && !Options.CompileArgs)
+    return listChecks(Options,
+                      absolutePath(Options.Inputs.empty() ? "dummy" : Options.Inputs.front()));
   llvm::Expected<std::unique_ptr<clang::tooling::CompilationDatabase>> Database =
       loadDatabase(Options);
   if (!Database)

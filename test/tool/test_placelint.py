@@ -515,6 +515,18 @@ class Configuration(ToolTest):
         configured = json_findings(self.run_json("--config={Checks: '-*,placement-mixed-device'}"))
         self.assertEqual({"placement-mixed-device"}, {rule for _, _, rule in configured})
 
+    def test_list_checks_needs_no_compile_command(self):
+        listed = subprocess.run([PLACELINT, "--list-checks"], cwd=self.sample.root,
+                                capture_output=True, text=True)
+        self.assertEqual(0, listed.returncode, listed.stderr)
+        checks = [line.strip() for line in listed.stdout.splitlines()[1:] if line.strip()]
+        self.assertEqual(sorted(rule.id for rule in catalogue.load().rules), checks)
+        only = subprocess.run([PLACELINT, "--list-checks", "--checks=-*,placement-mixed-device"],
+                              cwd=self.sample.root, capture_output=True, text=True)
+        self.assertEqual(0, only.returncode, only.stderr)
+        self.assertEqual(["placement-mixed-device"],
+                         [line.strip() for line in only.stdout.splitlines()[1:] if line.strip()])
+
     def test_header_filter_controls_header_findings(self):
         without = json_findings(self.run_json("--header-filter=^$"))
         self.assertFalse(any(path.startswith("include/") for path, _, _ in without))
