@@ -99,3 +99,12 @@ void otherDiscardedCalls(pl::Tensor t) {
   t.sum();
   t.contiguous();
 }
+
+// A helper that "moves" its by-value argument and reads it no more: the
+// caller expected the move, so `tensor = tensor.to(device);` would fix
+// nothing. Reported, no fix.
+void moveTo(pl::Tensor tensor, const pl::Device &device) {
+  tensor.to(device);
+  // CHECK-MESSAGES: :[[@LINE-1]]:10: warning: the result of 'to' is discarded; 'tensor' is not moved in place [placement-discarded-transfer]
+  // CHECK-FIXES: {{^}}  tensor.to(device);{{$}}
+}

@@ -42,6 +42,21 @@ bool placesNothing(const CXXMemberCallExpr &Call, const FunctionFacts &Facts) {
   return Options && Options->OptionsWithoutDevice;
 }
 
+// Whether Var is read after Call, so that keeping the moved tensor in it
+// (`v = v.to(dev);`) changes what is read: in a loop, any read may come
+// after on the next iteration.
+bool readAfter(const VarDecl &Var, const CXXMemberCallExpr &Call, const FunctionFacts &Facts) {
+  BodyFacts &Body = Facts.body();
+  if (Body.loopAround(Call))
+    return true;
+  const SourceManager &SM = Facts.function().getASTContext().getSourceManager();
+  return llvm::any_of(Body.usesOf(Var), [&](const DeclRefExpr *Use) {
+    return SM.isBeforeInTranslationUnit(SM.getExpansionLoc(Call.getEndLoc()),
+                                        SM.getExpansionLoc(Use->getBeginLoc())) &&
+           !Body.isAssignmentTarget(*Use);
+  });
+}
+
 } // namespace
 
 void diagnoseDiscardedTransfer(const FunctionFacts &Facts, FindingsHandler &Handler) {
@@ -54,11 +69,14 @@ void diagnoseDiscardedTransfer(const FunctionFacts &Facts, FindingsHandler &Hand
     Finding.Receiver = Call->getImplicitObjectArgument();
     Finding.Method = Call->getMethodDecl()->getName().str();
     // `v = v.to(dev);` is the fix when v is a plain local that can take it.
+    // Not for a by-value parameter the function reads no more: its caller
+    // expected the move, which no fix-it here can give it.
     const auto *Ref = dyn_cast<DeclRefExpr>(Finding.Receiver->IgnoreParenImpCasts());
     const auto *Var = Ref ? dyn_cast<VarDecl>(Ref->getDecl()) : nullptr;
     Finding.ReceiverIsAssignable = Var && Var->hasLocalStorage() &&
                                    !Var->getType()->isReferenceType() &&
-                                   !Var->getType().isConstQualified();
+                                   !Var->getType().isConstQualified() &&
+                                   (!isa<ParmVarDecl>(Var) || readAfter(*Var, *Call, Facts));
     Handler.onDiscardedTransfer(Finding);
   }
 }

@@ -60,8 +60,8 @@ struct DiscardedTransferFinding {
   const clang::Expr *Call = nullptr;     // the to/cuda/cpu call
   const clang::Expr *Receiver = nullptr; // the tensor that was not moved
   std::string Method;                    // to, cuda, cpu
-  // Receiver is a plain non-const local variable or by-value parameter, so
-  // `v = ` before the statement is the fix.
+  // Receiver is a plain non-const local variable, or a by-value parameter
+  // read after the call, so `v = ` before the statement is the fix.
   bool ReceiverIsAssignable = false;
 };
 
