@@ -6,6 +6,7 @@
 #include "clang/AST/ExprCXX.h"
 #include "clang/AST/DeclTemplate.h"
 #include "clang/AST/RecursiveASTVisitor.h"
+#include "clang/Basic/SourceManager.h"
 
 namespace placelint::analysis {
 
@@ -510,6 +511,15 @@ llvm::ArrayRef<const ValueDecl *> BodyFacts::elementsWrittenBy(const Stmt &Loop)
     return false;
   });
   return Written;
+}
+
+bool BodyFacts::isReadAfter(const VarDecl &Var, const Expr &E) const {
+  const SourceManager &SM = Var.getASTContext().getSourceManager();
+  SourceLocation End = SM.getExpansionLoc(E.getEndLoc());
+  return llvm::any_of(usesOf(Var), [&](const DeclRefExpr *Use) {
+    return SM.isBeforeInTranslationUnit(End, SM.getExpansionLoc(Use->getBeginLoc())) &&
+           !isAssignmentTarget(*Use);
+  });
 }
 
 } // namespace placelint::analysis

@@ -103,6 +103,9 @@ public:
     auto It = Uses.find(&Var);
     return It == Uses.end() ? llvm::ArrayRef<const clang::DeclRefExpr *>() : It->second;
   }
+  // Whether Var is read after E in source order: a reference to it past E's
+  // end that is not an assignment's target.
+  bool isReadAfter(const clang::VarDecl &Var, const clang::Expr &E) const;
   // The range a range-for's loop variable walks, or null.
   const clang::Expr *rangeOf(const clang::VarDecl &LoopVar) const {
     return RangeOfLoopVar.lookup(&LoopVar);

@@ -128,15 +128,8 @@ const Expr *writeBeforeFirstUse(const VarDecl &Var, const DeclRefExpr &Ref,
 // on the host), so it was not made only to be moved.
 bool readAfterMove(const VarDecl &Var, const CXXMemberCallExpr &Move, bool AssignedBack,
                    const FunctionFacts &Facts) {
-  if (AssignedBack) // `v = v.to(d)`: later reads are of the moved tensor
-    return false;
-  const SourceManager &SM = Facts.function().getASTContext().getSourceManager();
-  BodyFacts &Body = Facts.body();
-  return llvm::any_of(Body.usesOf(Var), [&](const DeclRefExpr *Use) {
-    return SM.isBeforeInTranslationUnit(SM.getExpansionLoc(Move.getEndLoc()),
-                                        SM.getExpansionLoc(Use->getBeginLoc())) &&
-           !Body.isAssignmentTarget(*Use);
-  });
+  // `v = v.to(d)`: later reads are of the moved tensor.
+  return !AssignedBack && Facts.body().isReadAfter(Var, Move);
 }
 
 // Whether Move runs on every path from Write, in the same block: no branch,

@@ -47,14 +47,7 @@ bool placesNothing(const CXXMemberCallExpr &Call, const FunctionFacts &Facts) {
 // after on the next iteration.
 bool readAfter(const VarDecl &Var, const CXXMemberCallExpr &Call, const FunctionFacts &Facts) {
   BodyFacts &Body = Facts.body();
-  if (Body.loopAround(Call))
-    return true;
-  const SourceManager &SM = Facts.function().getASTContext().getSourceManager();
-  return llvm::any_of(Body.usesOf(Var), [&](const DeclRefExpr *Use) {
-    return SM.isBeforeInTranslationUnit(SM.getExpansionLoc(Call.getEndLoc()),
-                                        SM.getExpansionLoc(Use->getBeginLoc())) &&
-           !Body.isAssignmentTarget(*Use);
-  });
+  return Body.loopAround(Call) || Body.isReadAfter(Var, Call);
 }
 
 } // namespace
