@@ -218,11 +218,13 @@ struct Model {
 
 TEST(DiscardedTransferFindingsTest, ReportedWithFixability) {
   EXPECT_THAT(findings(R"cpp(
-void f(Tensor byValue, Tensor &byRef, const Tensor constRef) {
+void f(Tensor byValue, Tensor readAfter, Tensor &byRef, const Tensor constRef) {
   Tensor t = zeros({2});
   t.to(kCUDA);
   t.cuda();
   byValue.cpu();
+  readAfter.cpu();
+  use(readAfter);
   byRef.cuda();
   constRef.cuda();
   t.cuda().cpu();
@@ -230,10 +232,12 @@ void f(Tensor byValue, Tensor &byRef, const Tensor constRef) {
     t.to("cuda:1");
 }
 )cpp"),
+              // A by-value parameter read no more: assigning the result back changes nothing
+              // the caller sees (the caller expected the move), so there is no fix.
               ElementsAre("discarded L6 to 't' fixable", "discarded L7 cuda 't' fixable",
-                          "discarded L8 cpu 'byValue' fixable", "discarded L9 cuda 'byRef'",
-                          "discarded L10 cuda 'constRef'", "discarded L11 cpu 't.cuda()'",
-                          "discarded L13 to 't' fixable"));
+                          "discarded L8 cpu 'byValue'", "discarded L9 cpu 'readAfter' fixable",
+                          "discarded L11 cuda 'byRef'", "discarded L12 cuda 'constRef'",
+                          "discarded L13 cpu 't.cuda()'", "discarded L15 to 't' fixable"));
 }
 
 TEST(DiscardedTransferFindingsTest, NotReported) {
