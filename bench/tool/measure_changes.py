@@ -139,6 +139,15 @@ def main():
         rows.append((scenario, mode, result["analysed"], result["seconds"],
                      100.0 * result["seconds"] / cold["seconds"], result["cpu"],
                      100.0 * result["cpu"] / cold["cpu"]))
+        summary = result["document"]["summary"]
+        # As each run ends: a long run on a loaded machine that dies later
+        # still leaves its rows.
+        print("measured: %s, %s: %d analysed, %d of %d from the cache, %.1f s wall, "
+              "%.1f s CPU, load %s" % (scenario, mode, result["analysed"],
+                                       summary["filesFromCache"], len(result["document"]["files"]),
+                                       result["seconds"], result["cpu"],
+                                       " ".join("%.2f" % value for value in os.getloadavg())),
+              file=sys.stderr, flush=True)
 
     # The cold run fills the local and the remote cache: the baseline is a
     # full run with the cache's own cost in it.
@@ -161,6 +170,10 @@ def main():
     for result in (warm, remote):
         if findings_in(result["document"]) != every:
             sys.exit("a cached run reported other findings than the cold run")
+    if warm["analysed"] or remote["analysed"] or unchanged["analysed"]:
+        sys.exit("with nothing changed, %d (cache), %d (remote) and %d (changed-since) units "
+                 "were re-analysed" % (warm["analysed"], remote["analysed"],
+                                       unchanged["analysed"]))
 
     unit = os.path.join(work, "src", "part00", "unit001.cpp")
     append_line(unit, "// edited\n")
