@@ -83,14 +83,14 @@ TEST_F(CudaStreamsTest, NonBlockingCopyIntoAHostTensorIsCompleteOnReturn) {
 }
 
 TEST_F(CudaStreamsTest, CurrentStreamIsTheDefaultUntilSet) {
-  const pl::cuda::Stream current = pl::cuda::getCurrentCUDAStream();
+  const pl::cuda::CUDAStream current = pl::cuda::getCurrentCUDAStream();
   EXPECT_EQ(current, pl::cuda::getDefaultCUDAStream());
   EXPECT_EQ(current.native_handle(), nullptr);
   EXPECT_EQ(current.device(), kCuda0);
 }
 
 TEST_F(CudaStreamsTest, GuardSetsAndRestoresTheCurrentStream) {
-  const pl::cuda::Stream side = pl::cuda::getStreamFromPool();
+  const pl::cuda::CUDAStream side = pl::cuda::getStreamFromPool();
   EXPECT_NE(side.native_handle(), nullptr);
   EXPECT_NE(side, pl::cuda::getDefaultCUDAStream());
   {
@@ -101,16 +101,27 @@ TEST_F(CudaStreamsTest, GuardSetsAndRestoresTheCurrentStream) {
   EXPECT_EQ(pl::cuda::getCurrentCUDAStream(), pl::cuda::getDefaultCUDAStream());
 }
 
-TEST_F(CudaStreamsTest, TheCurrentStreamIsPerThread) {
-  const pl::cuda::Stream side = pl::cuda::getStreamFromPool();
+// A CUDAStream is a pl::Stream of a CUDA device: the generic API sees the
+// stream that the CUDA spellings set, and the other way round.
+TEST_F(CudaStreamsTest, CudaStreamsAreTheGenericStreamsOfTheDevice) {
+  const pl::cuda::CUDAStream side = pl::cuda::getStreamFromPool();
   const pl::cuda::CUDAStreamGuard guard(side);
-  pl::cuda::Stream seen_elsewhere = side;
+  EXPECT_EQ(pl::getCurrentStream(kCuda0), side.unwrap());
+  const pl::Stream generic = pl::getStreamFromPool(kCuda0);
+  pl::setCurrentStream(generic);
+  EXPECT_EQ(pl::cuda::getCurrentCUDAStream(), pl::cuda::CUDAStream(generic));
+}
+
+TEST_F(CudaStreamsTest, TheCurrentStreamIsPerThread) {
+  const pl::cuda::CUDAStream side = pl::cuda::getStreamFromPool();
+  const pl::cuda::CUDAStreamGuard guard(side);
+  pl::cuda::CUDAStream seen_elsewhere = side;
   std::thread([&] { seen_elsewhere = pl::cuda::getCurrentCUDAStream(); }).join();
   EXPECT_EQ(seen_elsewhere, pl::cuda::getDefaultCUDAStream());
 }
 
 TEST_F(CudaStreamsTest, WorkOnASideStreamIsCompleteAfterItsSynchronize) {
-  const pl::cuda::Stream side = pl::cuda::getStreamFromPool();
+  const pl::cuda::CUDAStream side = pl::cuda::getStreamFromPool();
   pl::Tensor result;
   {
     const pl::cuda::CUDAStreamGuard guard(side);
@@ -125,7 +136,7 @@ TEST_F(CudaStreamsTest, WorkOnASideStreamIsCompleteAfterItsSynchronize) {
 TEST_F(CudaStreamsTest, MatmulRunsOnTheCurrentStream) {
   const pl::Tensor a = pl::randn({64, 64}, pl::device(kCuda0));
   const pl::Tensor expected = a.cpu().matmul(a.cpu());
-  const pl::cuda::Stream side = pl::cuda::getStreamFromPool();
+  const pl::cuda::CUDAStream side = pl::cuda::getStreamFromPool();
   pl::Tensor product;
   {
     const pl::cuda::CUDAStreamGuard guard(side);

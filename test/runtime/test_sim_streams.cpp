@@ -166,6 +166,10 @@ TEST_F(SimStreams, StreamsOfTheCpuOrOfAMissingDeviceAreDeviceErrors) {
   EXPECT_NO_THROW(pl::synchronize(Device("cpu"))); // its work is already done
 }
 
+TEST_F(SimStreams, ACudaStreamOfAnotherDevicesStreamIsADeviceError) {
+  EXPECT_THROW((void)pl::cuda::CUDAStream(pl::getCurrentStream(kSim0)), pl::DeviceError);
+}
+
 TEST_F(SimStreams, AStreamMadeUpByHandIsADeviceError) {
   int not_a_stream = 0;
   const pl::Stream made_up(kSim0, &not_a_stream);

@@ -1,10 +1,14 @@
-// CUDA streams, like c10::cuda::CUDAStream and its guard: each thread has a
-// current stream per device (the device's default stream until set), and
-// every kernel, cuBLAS call and copy pl runs on a device goes to the calling
-// thread's current stream there. Work on different streams may overlap; work
-// on one stream runs in order. A tensor made on one stream and used on
-// another needs a synchronisation in between (Stream::synchronize,
-// pl::cuda::synchronize), as in libtorch.
+// CUDA streams, like c10::cuda::CUDAStream and its guard: libtorch's CUDA
+// spellings over the device-generic pl::Stream (<pl/stream.h>), which holds
+// the state and does the work. As c10's CUDAStream wraps a c10::Stream, a
+// CUDAStream holds one pl::Stream of a CUDA device and converts to it
+// (unwrap()), so code written for any device takes it as it is.
+//
+// Each thread has a current stream per device (the device's default stream
+// until set), and every kernel, cuBLAS call and copy pl runs on a device goes
+// to the calling thread's current stream there. A tensor made on one stream
+// and used on another needs a synchronisation in between
+// (CUDAStream::synchronize, pl::cuda::synchronize), as in libtorch.
 //
 // Asking for a stream without a CUDA device throws pl::DeviceError naming the
 // call site (placement-unguarded-cuda).
@@ -13,60 +17,56 @@
 #include <source_location>
 
 #include <pl/device.h>
+#include <pl/stream.h>
 
 namespace pl::cuda {
 
-class Stream {
+class CUDAStream {
 public:
-  // The device's default stream (native handle nullptr) is never created or
-  // destroyed; pool streams live as long as the process.
-  Stream(Device device, void *native_handle) : device_(device), handle_(native_handle) {}
+  // pl::DeviceError when `stream` is not a CUDA device's.
+  explicit CUDAStream(Stream stream);
 
-  Device device() const noexcept { return device_; }
-  DeviceIndex device_index() const noexcept { return device_.index(); }
+  Device device() const noexcept { return stream_.device(); }
+  DeviceIndex device_index() const noexcept { return stream_.device_index(); }
   // The cudaStream_t, for calls into CUDA libraries; nullptr for the default stream.
-  void *native_handle() const noexcept { return handle_; }
+  void *native_handle() const noexcept { return stream_.native_handle(); }
   // Waits until all work queued on the stream so far has finished.
-  void synchronize() const;
+  void synchronize() const { stream_.synchronize(); }
   // Whether all work queued on the stream so far has finished.
-  bool query() const;
+  bool query() const { return stream_.query(); }
 
-  friend bool operator==(const Stream &a, const Stream &b) noexcept {
-    return a.device_ == b.device_ && a.handle_ == b.handle_;
-  }
+  Stream unwrap() const noexcept { return stream_; }
+  operator Stream() const noexcept { return stream_; }
+
+  friend bool operator==(const CUDAStream &, const CUDAStream &) = default;
 
 private:
-  Device device_;
-  void *handle_;
+  Stream stream_;
 };
 
 // The calling thread's current stream on `device` (-1: the current device).
-Stream getCurrentCUDAStream(DeviceIndex device = -1,
-                            std::source_location loc = std::source_location::current());
+CUDAStream getCurrentCUDAStream(DeviceIndex device = -1,
+                                std::source_location loc = std::source_location::current());
 // The device's default stream.
-Stream getDefaultCUDAStream(DeviceIndex device = -1,
-                            std::source_location loc = std::source_location::current());
+CUDAStream getDefaultCUDAStream(DeviceIndex device = -1,
+                                std::source_location loc = std::source_location::current());
 // One of a few streams per device, created once and handed out in turn.
-Stream getStreamFromPool(bool isHighPriority = false, DeviceIndex device = -1,
-                         std::source_location loc = std::source_location::current());
+CUDAStream getStreamFromPool(bool isHighPriority = false, DeviceIndex device = -1,
+                             std::source_location loc = std::source_location::current());
 // Makes `stream` the calling thread's current stream on its device.
-void setCurrentCUDAStream(Stream stream);
+inline void setCurrentCUDAStream(CUDAStream stream) { setCurrentStream(stream.unwrap()); }
 
 // Makes a stream current on its device for a scope, then restores the
-// stream that was current there before.
+// stream that was current there before (a pl::StreamGuard).
 class CUDAStreamGuard {
 public:
-  explicit CUDAStreamGuard(Stream stream);
-  ~CUDAStreamGuard();
-  CUDAStreamGuard(const CUDAStreamGuard &) = delete;
-  CUDAStreamGuard &operator=(const CUDAStreamGuard &) = delete;
+  explicit CUDAStreamGuard(CUDAStream stream) : guard_(stream.unwrap()) {}
 
-  Stream original_stream() const noexcept { return original_; }
-  Stream current_stream() const noexcept { return current_; }
+  CUDAStream original_stream() const { return CUDAStream(guard_.original_stream()); }
+  CUDAStream current_stream() const { return CUDAStream(guard_.current_stream()); }
 
 private:
-  Stream original_;
-  Stream current_;
+  StreamGuard guard_;
 };
 
 } // namespace pl::cuda

@@ -3,7 +3,8 @@
 // set), and every kernel and copy pl runs on a device goes to the calling
 // thread's current stream there. Work on one stream runs in order; work on
 // different streams may overlap. Works for every accelerator with streams
-// (sim, cuda); pl::cuda keeps libtorch's CUDA spellings (<pl/cuda_stream.h>).
+// (sim, cuda); pl::cuda::CUDAStream wraps one in libtorch's CUDA spellings
+// (<pl/cuda_stream.h>).
 //
 // Asking for a stream of a device with none (the cpu), or of one that does
 // not exist, is a pl::DeviceError naming the call site.
@@ -46,8 +47,10 @@ private:
 // The calling thread's current stream on `device` ("sim" means sim:0).
 Stream getCurrentStream(Device device, std::source_location loc = std::source_location::current());
 Stream getDefaultStream(Device device, std::source_location loc = std::source_location::current());
-// One of a few streams per device, created once and handed out in turn.
-Stream getStreamFromPool(Device device, std::source_location loc = std::source_location::current());
+// One of a few streams per device, created once and handed out in turn
+// (high priority: from the device's high-priority pool, where it has one).
+Stream getStreamFromPool(Device device, bool isHighPriority = false,
+                         std::source_location loc = std::source_location::current());
 // Makes `stream` the calling thread's current stream on its device.
 void setCurrentStream(Stream stream);
 // Waits for all work queued on the device, on any stream (on the cpu,

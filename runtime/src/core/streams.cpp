@@ -46,10 +46,10 @@ Stream getDefaultStream(Device device, std::source_location loc) {
   return Stream(stream_device("getDefaultStream", device, loc), nullptr);
 }
 
-Stream getStreamFromPool(Device device, std::source_location loc) {
+Stream getStreamFromPool(Device device, bool isHighPriority, std::source_location loc) {
   const Device resolved = stream_device("getStreamFromPool", device, loc);
-  return Stream(resolved,
-                backend::backend_for(resolved.type()).stream_from_pool(resolved.index(), false));
+  return Stream(resolved, backend::backend_for(resolved.type())
+                              .stream_from_pool(resolved.index(), isHighPriority));
 }
 
 void setCurrentStream(Stream stream) {
