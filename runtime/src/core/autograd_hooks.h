@@ -14,6 +14,7 @@
 #include <pl/tensor.h>
 
 #include "core/backend.h"
+#include "core/op_catalogue.h"
 
 namespace pl::detail {
 
@@ -26,65 +27,45 @@ inline bool is_tracked(const Tensor &a, const Tensor &b) noexcept {
 }
 bool is_tracked(TensorList tensors) noexcept;
 
+// One op as autograd needs to see it, whatever the op: which op ran, its
+// tensor inputs, its results and the non-tensor arguments its backward
+// formula reads. Autograd finds the formula by `op` (its table of formulas,
+// autograd/functions/recording.cpp), so the interface below knows no op:
+// adding an op to autograd adds a line to that table and the op's formula,
+// not a member here.
+struct OpCall {
+  ops::OpId op;
+  // The tensors gradients flow to, in the order of the op's signature (an
+  // undefined one, such as linear's absent bias, gets no gradient).
+  TensorList inputs;
+  // The results (max(dim): values, then indices); empty for an in-place
+  // op, whose result is inputs[0].
+  TensorList outputs = {};
+  // The integer arguments, in the order of the op's signature: the reduced
+  // dims (sum, mean), dim (max, cat), dim0 and dim1 (transpose), dim and
+  // start (narrow), dim and index (select); dims already wrapped where the
+  // op wraps them.
+  IntArrayRef ints = {};
+  // The scalar operand of a binary op with one; `scalar_is_lhs` for c - t
+  // and c / t.
+  const Scalar *scalar = nullptr;
+  bool scalar_is_lhs = false;
+  // The caller's line (to/cuda/cpu, copy_), named by the transfer guard
+  // when the gradient moves back.
+  std::source_location loc = {};
+};
+
 class AutogradHooks {
 public:
-  // ---- elementwise ----------------------------------------------------------------
-  virtual void record_binary(backend::BinaryOp op, const Tensor &out, const Tensor &self,
-                             const Tensor &other) const = 0;
-  virtual void record_binary_scalar(backend::BinaryOp op, const Tensor &out, const Tensor &self,
-                                    const Scalar &other, bool scalar_is_lhs) const = 0;
-  virtual void record_unary(backend::UnaryOp op, const Tensor &out, const Tensor &self) const = 0;
-  virtual void record_clone(const Tensor &out, const Tensor &self) const = 0;
-
-  // In-place ops on a tracked operand: `forward` does the write; the hook
-  // refuses a leaf that requires grad (and a view of one), saves what the
-  // formula needs before the write, and then makes `self` the output of the
-  // new node. Returns self.
-  virtual Tensor &binary_in_place(backend::BinaryOp op, const Tensor &self, const Tensor &other,
+  // After an out-of-place op: records its history when grad mode is on and
+  // an input requires grad (its outputs get the op's backward node).
+  virtual void record(const OpCall &call) const = 0;
+  // An in-place op on inputs[0]: `forward` does the write; the hook refuses
+  // a leaf that requires grad (and a view of one), saves what the formula
+  // needs before the write, and then makes inputs[0] the output of the new
+  // node. Returns inputs[0].
+  virtual Tensor &record_in_place(const OpCall &call,
                                   const std::function<void()> &forward) const = 0;
-  virtual Tensor &binary_scalar_in_place(backend::BinaryOp op, const Tensor &self,
-                                         const Scalar &other,
-                                         const std::function<void()> &forward) const = 0;
-  virtual Tensor &unary_in_place(backend::UnaryOp op, const Tensor &self,
-                                 const std::function<void()> &forward) const = 0;
-  virtual Tensor &fill_in_place(const Tensor &self, const std::function<void()> &forward) const = 0;
-  // `loc`: copy_'s caller, named by the transfer guard when src's gradient
-  // moves back to src's device.
-  virtual Tensor &copy_in_place(const Tensor &self, const Tensor &src, std::source_location loc,
-                                const std::function<void()> &forward) const = 0;
-
-  // ---- reductions -----------------------------------------------------------------
-  virtual void record_sum(const Tensor &out, const Tensor &self, IntArrayRef dims) const = 0;
-  virtual void record_mean(const Tensor &out, const Tensor &self, IntArrayRef dims) const = 0;
-  // max(): the gradient goes to the maximal elements, split evenly between
-  // ties (as PyTorch's evenly_distribute_backward).
-  virtual void record_max(const Tensor &value, const Tensor &self) const = 0;
-  // The values of max(dim): the gradient goes to the element `indices` names.
-  virtual void record_max_dim(const Tensor &values, const Tensor &indices, const Tensor &self,
-                              std::int64_t dim) const = 0;
-
-  // ---- linear algebra ---------------------------------------------------------------
-  virtual void record_matmul(const Tensor &out, const Tensor &self, const Tensor &other) const = 0;
-  virtual void record_linear(const Tensor &out, const Tensor &input, const Tensor &weight,
-                             const Tensor &bias) const = 0;
-
-  // ---- views ------------------------------------------------------------------------
-  // view, reshape, flatten, squeeze, unsqueeze, t of a vector: same elements,
-  // other sizes.
-  virtual void record_reshape(const Tensor &out, const Tensor &self) const = 0;
-  virtual void record_transpose(const Tensor &out, const Tensor &self, std::int64_t dim0,
-                                std::int64_t dim1) const = 0;
-  virtual void record_narrow(const Tensor &out, const Tensor &self, std::int64_t dim,
-                             std::int64_t start) const = 0;
-  virtual void record_select(const Tensor &out, const Tensor &self, std::int64_t dim,
-                             std::int64_t index) const = 0;
-
-  // ---- joins and transfers -----------------------------------------------------------
-  virtual void record_cat(const Tensor &out, TensorList tensors, std::int64_t dim) const = 0;
-  // to/cuda/cpu (device and/or dtype): the gradient goes back to the source's
-  // device and dtype. A move of a requires-grad leaf remembers `loc` for
-  // placement-non-leaf-parameter.
-  virtual void record_to(const Tensor &out, const Tensor &self, std::source_location loc) const = 0;
 
 protected:
   ~AutogradHooks() = default;

@@ -174,7 +174,7 @@ Tensor &unary_in_place(UnaryOp op, const Tensor &self) {
 Tensor tracked_binary(BinaryOp op, const Tensor &self, const Tensor &other) {
   Tensor out = binary_out_of_place(op, self, other, ops::id(op));
   if (detail::is_tracked(self, other)) [[unlikely]]
-    detail::autograd_hooks().record_binary(op, out, self, other);
+    detail::autograd_hooks().record({.op = ops::id(op), .inputs = {self, other}, .outputs = out});
   return out;
 }
 
@@ -182,34 +182,40 @@ Tensor tracked_binary_scalar(BinaryOp op, const Tensor &self, const Scalar &othe
                              bool scalar_is_lhs) {
   Tensor out = binary_with_scalar(op, self, other, scalar_is_lhs);
   if (detail::is_tracked(self)) [[unlikely]]
-    detail::autograd_hooks().record_binary_scalar(op, out, self, other, scalar_is_lhs);
+    detail::autograd_hooks().record({.op = ops::id(op),
+                                     .inputs = self,
+                                     .outputs = out,
+                                     .scalar = &other,
+                                     .scalar_is_lhs = scalar_is_lhs});
   return out;
 }
 
 Tensor &tracked_binary_in_place(BinaryOp op, const Tensor &self, const Tensor &other) {
   if (detail::is_tracked(self, other)) [[unlikely]]
-    return detail::autograd_hooks().binary_in_place(op, self, other,
+    return detail::autograd_hooks().record_in_place({.op = ops::id(op), .inputs = {self, other}},
                                                     [&] { binary_in_place(op, self, other); });
   return binary_in_place(op, self, other);
 }
 
 Tensor &tracked_binary_in_place(BinaryOp op, const Tensor &self, const Scalar &other) {
   if (detail::is_tracked(self)) [[unlikely]]
-    return detail::autograd_hooks().binary_scalar_in_place(
-        op, self, other, [&] { binary_in_place(op, self, other); });
+    return detail::autograd_hooks().record_in_place(
+        {.op = ops::id(op), .inputs = self, .scalar = &other},
+        [&] { binary_in_place(op, self, other); });
   return binary_in_place(op, self, other);
 }
 
 Tensor tracked_unary(UnaryOp op, const Tensor &self) {
   Tensor out = unary_out_of_place(op, self);
   if (detail::is_tracked(self)) [[unlikely]]
-    detail::autograd_hooks().record_unary(op, out, self);
+    detail::autograd_hooks().record({.op = ops::id(op), .inputs = self, .outputs = out});
   return out;
 }
 
 Tensor &tracked_unary_in_place(UnaryOp op, const Tensor &self) {
   if (detail::is_tracked(self)) [[unlikely]]
-    return detail::autograd_hooks().unary_in_place(op, self, [&] { unary_in_place(op, self); });
+    return detail::autograd_hooks().record_in_place({.op = ops::id(op), .inputs = self},
+                                                    [&] { unary_in_place(op, self); });
   return unary_in_place(op, self);
 }
 
@@ -269,7 +275,7 @@ Tensor &Tensor::fill_(const Scalar &value) const {
     impl.storage->bump_version();
   };
   if (detail::is_tracked(*this)) [[unlikely]]
-    return detail::autograd_hooks().fill_in_place(*this, fill);
+    return detail::autograd_hooks().record_in_place({.op = ops::OpId::Fill, .inputs = *this}, fill);
   fill();
   return self_ref();
 }

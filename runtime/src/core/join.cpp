@@ -63,7 +63,8 @@ Tensor cat(TensorList tensors, std::int64_t dim) {
     offset += impl.sizes[d];
   }
   if (detail::is_tracked(tensors)) [[unlikely]]
-    detail::autograd_hooks().record_cat(out, tensors, dim);
+    detail::autograd_hooks().record(
+        {.op = ops::OpId::Cat, .inputs = tensors, .outputs = out, .ints = dim});
   return out;
 }
 

@@ -142,7 +142,7 @@ Tensor Tensor::mm(const Tensor &mat2) const {
   check_gemm_dtypes(op, "self", a, "mat2", b);
   Tensor out = matmul_checked(op, *this, mat2);
   if (detail::is_tracked(*this, mat2)) [[unlikely]]
-    detail::autograd_hooks().record_matmul(out, *this, mat2);
+    detail::autograd_hooks().record({.op = ops::OpId::Mm, .inputs = {*this, mat2}, .outputs = out});
   return out;
 }
 
@@ -152,7 +152,8 @@ Tensor Tensor::matmul(const Tensor &other) const {
   check_gemm_dtypes(op, "self", *impl_, "other", *other.impl());
   Tensor out = matmul_checked(op, *this, other);
   if (detail::is_tracked(*this, other)) [[unlikely]]
-    detail::autograd_hooks().record_matmul(out, *this, other);
+    detail::autograd_hooks().record(
+        {.op = ops::OpId::Matmul, .inputs = {*this, other}, .outputs = out});
   return out;
 }
 
@@ -182,7 +183,8 @@ Tensor linear(const Tensor &input, const Tensor &weight, const Tensor &bias) {
     detail::add_in_place_untracked(out, bias);
   }
   if (detail::is_tracked(input, weight) || detail::is_tracked(bias)) [[unlikely]]
-    detail::autograd_hooks().record_linear(out, input, weight, bias);
+    detail::autograd_hooks().record(
+        {.op = ops::OpId::Linear, .inputs = {input, weight, bias}, .outputs = out});
   return out;
 }
 

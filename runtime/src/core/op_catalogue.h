@@ -7,6 +7,8 @@
 
 #include <cstddef>
 #include <cstdint>
+#include <iterator>
+#include <optional>
 #include <type_traits>
 
 #include "core/backend.h"
@@ -119,6 +121,27 @@ static_assert(binary_kernels_come_last(),
 
 // Only for the BinaryOps an API exposes (not the PL_BINARY_KERNEL entries).
 constexpr OpId id(backend::BinaryOp op) { return kBinaryOpIds[static_cast<std::size_t>(op)]; }
+
+inline constexpr OpId kUnaryOpIds[] = {
+#define PL_UNARY_OP(Name, ...) OpId::Name,
+#include <placelint/ops.def>
+};
+constexpr OpId id(backend::UnaryOp op) { return kUnaryOpIds[static_cast<std::size_t>(op)]; }
+
+// The kernel op an elementwise op runs (the inverse of id()); nullopt for
+// an op that is not a PL_BINARY_OP (PL_UNARY_OP).
+constexpr std::optional<backend::BinaryOp> binary_op(OpId op) {
+  for (std::size_t i = 0; i < std::size(kBinaryOpIds); ++i)
+    if (kBinaryOpIds[i] == op)
+      return static_cast<backend::BinaryOp>(i);
+  return std::nullopt;
+}
+constexpr std::optional<backend::UnaryOp> unary_op(OpId op) {
+  for (std::size_t i = 0; i < std::size(kUnaryOpIds); ++i)
+    if (kUnaryOpIds[i] == op)
+      return static_cast<backend::UnaryOp>(i);
+  return std::nullopt;
+}
 
 constexpr const ElementwiseOp &info(backend::UnaryOp op) {
   return kUnaryOps[static_cast<std::size_t>(op)];

@@ -78,7 +78,8 @@ Tensor Tensor::sum(IntArrayRef dims, bool keepdim) const {
   const ReductionPlan plan = plan_reduction(op, impl, dims, keepdim);
   Tensor out = run_reduction(ReduceOp::Sum, detail::cast(*this, dtype), plan, dtype);
   if (detail::is_tracked(*this)) [[unlikely]]
-    detail::autograd_hooks().record_sum(out, *this, dims);
+    detail::autograd_hooks().record(
+        {.op = ops::OpId::Sum, .inputs = *this, .outputs = out, .ints = dims});
   return out;
 }
 
@@ -91,7 +92,8 @@ Tensor Tensor::mean(IntArrayRef dims, bool keepdim) const {
   const ReductionPlan plan = plan_reduction(op, impl, dims, keepdim);
   Tensor out = run_reduction(ReduceOp::Mean, *this, plan, impl.dtype);
   if (detail::is_tracked(*this)) [[unlikely]]
-    detail::autograd_hooks().record_mean(out, *this, dims);
+    detail::autograd_hooks().record(
+        {.op = ops::OpId::Mean, .inputs = *this, .outputs = out, .ints = dims});
   return out;
 }
 
@@ -104,7 +106,7 @@ Tensor Tensor::max() const {
   const ReductionPlan plan = plan_reduction(op, impl, {}, false);
   Tensor out = run_reduction(ReduceOp::Max, *this, plan, impl.dtype);
   if (detail::is_tracked(*this)) [[unlikely]]
-    detail::autograd_hooks().record_max(out, *this);
+    detail::autograd_hooks().record({.op = ops::OpId::Max, .inputs = *this, .outputs = out});
   return out;
 }
 
@@ -114,7 +116,8 @@ std::tuple<Tensor, Tensor> Tensor::max(std::int64_t dim, bool keepdim) const {
   Tensor values = reduce_one_dim(op, ReduceOp::Max, *this, dim, keepdim, impl.dtype);
   Tensor indices = reduce_one_dim(op, ReduceOp::ArgMax, *this, dim, keepdim, ScalarType::Long);
   if (detail::is_tracked(*this)) [[unlikely]]
-    detail::autograd_hooks().record_max_dim(values, indices, *this, dim);
+    detail::autograd_hooks().record(
+        {.op = ops::OpId::Max, .inputs = *this, .outputs = {values, indices}, .ints = dim});
   return {std::move(values), std::move(indices)};
 }
 

@@ -219,7 +219,8 @@ Tensor convert(std::string_view op, const Tensor &src, Device target, ScalarType
 // A conversion's result, recorded for autograd when it is a new tensor.
 Tensor converted(const Tensor &self, Tensor out, std::source_location loc) {
   if (detail::is_tracked(self) && !out.is_same(self)) [[unlikely]]
-    detail::autograd_hooks().record_to(out, self, loc);
+    detail::autograd_hooks().record(
+        {.op = ops::OpId::To, .inputs = self, .outputs = out, .loc = loc});
   return out;
 }
 
@@ -384,7 +385,8 @@ Tensor &Tensor::copy_(const Tensor &src, bool non_blocking, SourceLocation loc) 
     self.storage->bump_version();
   };
   if (detail::is_tracked(*this, src)) [[unlikely]]
-    return detail::autograd_hooks().copy_in_place(*this, src, loc, copy);
+    return detail::autograd_hooks().record_in_place(
+        {.op = ops::OpId::Copy, .inputs = {*this, src}, .loc = loc}, copy);
   copy();
   return self_ref();
 }
@@ -407,7 +409,7 @@ Tensor Tensor::clone() const {
     detail::backend_of(impl.device)
         .copy(impl.device.index(), detail::kernel_arg(*out.impl()), detail::kernel_arg(impl));
   if (detail::is_tracked(*this)) [[unlikely]]
-    detail::autograd_hooks().record_clone(out, *this);
+    detail::autograd_hooks().record({.op = ops::OpId::Clone, .inputs = *this, .outputs = out});
   return out;
 }
 

@@ -80,7 +80,7 @@ std::optional<DimVector> view_strides(const TensorImpl &old, IntArrayRef sizes) 
 // A view with self's elements in other sizes, recorded for autograd.
 Tensor reshaped(const Tensor &self, Tensor out) {
   if (detail::is_tracked(self)) [[unlikely]]
-    detail::autograd_hooks().record_reshape(out, self);
+    detail::autograd_hooks().record({.op = ops::OpId::Reshape, .inputs = self, .outputs = out});
   return out;
 }
 
@@ -123,7 +123,8 @@ Tensor Tensor::transpose(std::int64_t dim0, std::int64_t dim1) const {
   std::swap(strides[d0], strides[d1]);
   Tensor out = detail::make_view(*this, std::move(sizes), std::move(strides), impl.storage_offset);
   if (detail::is_tracked(*this)) [[unlikely]]
-    detail::autograd_hooks().record_transpose(out, *this, dim0, dim1);
+    detail::autograd_hooks().record(
+        {.op = ops::OpId::Transpose, .inputs = *this, .outputs = out, .ints = {dim0, dim1}});
   return out;
 }
 
@@ -154,7 +155,10 @@ Tensor Tensor::narrow(std::int64_t dim, std::int64_t start, std::int64_t length)
   Tensor out = detail::make_view(*this, std::move(sizes), impl.strides,
                                  impl.storage_offset + start * impl.strides[d]);
   if (detail::is_tracked(*this)) [[unlikely]]
-    detail::autograd_hooks().record_narrow(out, *this, static_cast<std::int64_t>(d), start);
+    detail::autograd_hooks().record({.op = ops::OpId::Narrow,
+                                     .inputs = *this,
+                                     .outputs = out,
+                                     .ints = {static_cast<std::int64_t>(d), start}});
   return out;
 }
 
@@ -176,7 +180,10 @@ Tensor Tensor::select(std::int64_t dim, std::int64_t index) const {
   strides.erase(strides.begin() + static_cast<std::ptrdiff_t>(d));
   Tensor out = detail::make_view(*this, std::move(sizes), std::move(strides), offset);
   if (detail::is_tracked(*this)) [[unlikely]]
-    detail::autograd_hooks().record_select(out, *this, static_cast<std::int64_t>(d), index);
+    detail::autograd_hooks().record({.op = ops::OpId::Select,
+                                     .inputs = *this,
+                                     .outputs = out,
+                                     .ints = {static_cast<std::int64_t>(d), index}});
   return out;
 }
 

@@ -151,10 +151,11 @@ struct OverwriteBackward final : Node {
   const char *kind;
 };
 
-} // namespace
-
-void RecordingHooks::record_binary(BinaryOp op, const Tensor &out, const Tensor &self,
-                                   const Tensor &other) const {
+// self (op) other.
+void record_binary_tensors(BinaryOp op, const OpCall &call) {
+  const Tensor &self = call.inputs[0];
+  const Tensor &other = call.inputs[1];
+  const Tensor &out = call.outputs[0];
   if (!should_record({&self, &other}))
     return;
   auto node = std::make_shared<BinaryBackward>(op);
@@ -172,20 +173,35 @@ void RecordingHooks::record_binary(BinaryOp op, const Tensor &out, const Tensor 
   set_history(out, node);
 }
 
-void RecordingHooks::record_binary_scalar(BinaryOp op, const Tensor &out, const Tensor &self,
-                                          const Scalar &other, bool scalar_is_lhs) const {
+// self (op) scalar, or scalar (op) self.
+void record_binary_scalar(BinaryOp op, const OpCall &call) {
+  const Tensor &self = call.inputs[0];
+  const Tensor &out = call.outputs[0];
   if (!should_record({&self}))
     return;
-  auto node = std::make_shared<BinaryScalarBackward>(op, other, scalar_is_lhs);
+  auto node = std::make_shared<BinaryScalarBackward>(op, *call.scalar, call.scalar_is_lhs);
   connect(*node, {&self});
-  if (op == BinaryOp::Div && scalar_is_lhs) {
+  if (op == BinaryOp::Div && call.scalar_is_lhs) {
     node->self = SavedTensor(self);
     node->result = SavedTensor(out);
   }
   set_history(out, node);
 }
 
-void RecordingHooks::record_unary(UnaryOp op, const Tensor &out, const Tensor &self) const {
+} // namespace
+
+void record_binary(const OpCall &call) {
+  const BinaryOp op = *ops::binary_op(call.op);
+  if (call.scalar != nullptr)
+    record_binary_scalar(op, call);
+  else
+    record_binary_tensors(op, call);
+}
+
+void record_unary(const OpCall &call) {
+  const UnaryOp op = *ops::unary_op(call.op);
+  const Tensor &self = call.inputs[0];
+  const Tensor &out = call.outputs[0];
   if (!should_record({&self}))
     return;
   auto node = std::make_shared<UnaryBackward>(op);
@@ -197,19 +213,34 @@ void RecordingHooks::record_unary(UnaryOp op, const Tensor &out, const Tensor &s
   set_history(out, node);
 }
 
-void RecordingHooks::record_clone(const Tensor &out, const Tensor &self) const {
+void record_clone(const OpCall &call) {
+  const Tensor &self = call.inputs[0];
   if (!should_record({&self}))
     return;
   auto node = std::make_shared<PassThroughBackward>(ops::backward_name(ops::OpId::Clone));
   connect(*node, {&self});
-  set_history(out, node);
+  set_history(call.outputs[0], node);
 }
 
-Tensor &RecordingHooks::binary_in_place(BinaryOp op, const Tensor &self, const Tensor &other,
-                                        const std::function<void()> &forward) const {
-  if (!prepare_in_place(ops::info(op).in_place, self, {&self, &other})) {
+void record_binary_in_place(const OpCall &call, const std::function<void()> &forward) {
+  const BinaryOp op = *ops::binary_op(call.op);
+  const Tensor &self = call.inputs[0];
+  const char *name = ops::info(op).in_place;
+  if (call.scalar != nullptr) {
+    if (!prepare_in_place(name, self, {&self})) {
+      forward();
+      return;
+    }
+    auto node = std::make_shared<BinaryScalarBackward>(op, *call.scalar, false);
+    connect(*node, {&self});
     forward();
-    return const_cast<Tensor &>(self);
+    rebase_history(self, node);
+    return;
+  }
+  const Tensor &other = call.inputs[1];
+  if (!prepare_in_place(name, self, {&self, &other})) {
+    forward();
+    return;
   }
   auto node = std::make_shared<BinaryBackward>(op);
   connect(*node, {&self, &other});
@@ -225,27 +256,14 @@ Tensor &RecordingHooks::binary_in_place(BinaryOp op, const Tensor &self, const T
   if (op == BinaryOp::Div && other.requires_grad())
     node->result = SavedTensor(self);
   rebase_history(self, node);
-  return const_cast<Tensor &>(self);
 }
 
-Tensor &RecordingHooks::binary_scalar_in_place(BinaryOp op, const Tensor &self, const Scalar &other,
-                                               const std::function<void()> &forward) const {
+void record_unary_in_place(const OpCall &call, const std::function<void()> &forward) {
+  const UnaryOp op = *ops::unary_op(call.op);
+  const Tensor &self = call.inputs[0];
   if (!prepare_in_place(ops::info(op).in_place, self, {&self})) {
     forward();
-    return const_cast<Tensor &>(self);
-  }
-  auto node = std::make_shared<BinaryScalarBackward>(op, other, false);
-  connect(*node, {&self});
-  forward();
-  rebase_history(self, node);
-  return const_cast<Tensor &>(self);
-}
-
-Tensor &RecordingHooks::unary_in_place(UnaryOp op, const Tensor &self,
-                                       const std::function<void()> &forward) const {
-  if (!prepare_in_place(ops::info(op).in_place, self, {&self})) {
-    forward();
-    return const_cast<Tensor &>(self);
+    return;
   }
   auto node = std::make_shared<UnaryBackward>(op);
   connect(*node, {&self});
@@ -255,35 +273,32 @@ Tensor &RecordingHooks::unary_in_place(UnaryOp op, const Tensor &self,
   if (ops::info(op).saves == ops::Saves::Result)
     node->saved = SavedTensor(self);
   rebase_history(self, node);
-  return const_cast<Tensor &>(self);
 }
 
-Tensor &RecordingHooks::fill_in_place(const Tensor &self,
-                                      const std::function<void()> &forward) const {
+void record_fill_in_place(const OpCall &call, const std::function<void()> &forward) {
+  const Tensor &self = call.inputs[0];
   if (!prepare_in_place(ops::names(ops::OpId::Fill).in_place, self, {&self})) {
     forward();
-    return const_cast<Tensor &>(self);
+    return;
   }
   auto node = std::make_shared<OverwriteBackward>(ops::backward_name(ops::OpId::Fill));
   connect(*node, {&self});
   forward();
   rebase_history(self, node);
-  return const_cast<Tensor &>(self);
 }
 
-Tensor &RecordingHooks::copy_in_place(const Tensor &self, const Tensor &src,
-                                      std::source_location loc,
-                                      const std::function<void()> &forward) const {
+void record_copy_in_place(const OpCall &call, const std::function<void()> &forward) {
+  const Tensor &self = call.inputs[0];
+  const Tensor &src = call.inputs[1];
   if (!prepare_in_place(ops::names(ops::OpId::Copy).in_place, self, {&self, &src})) {
     forward();
-    return const_cast<Tensor &>(self);
+    return;
   }
   auto node = std::make_shared<OverwriteBackward>(ops::backward_name(ops::OpId::Copy));
   connect(*node, {&self, &src});
-  node->input_metas[1].forward_loc = loc;
+  node->input_metas[1].forward_loc = call.loc;
   forward();
   rebase_history(self, node);
-  return const_cast<Tensor &>(self);
 }
 
 } // namespace pl::autograd

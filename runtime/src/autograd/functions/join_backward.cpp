@@ -27,10 +27,12 @@ struct CatBackward final : Node {
 
 } // namespace
 
-void RecordingHooks::record_cat(const Tensor &out, TensorList tensors, std::int64_t dim) const {
+void record_cat(const OpCall &call) {
+  const TensorList tensors = call.inputs;
+  const Tensor &out = call.outputs[0];
   if (!should_record(tensors))
     return;
-  const std::int64_t wrapped = detail::wrap_dim("cat", dim, out.dim());
+  const std::int64_t wrapped = detail::wrap_dim("cat", call.ints[0], out.dim());
   std::vector<std::int64_t> lengths;
   for (const Tensor &tensor : tensors)
     lengths.push_back(tensor.size(wrapped));

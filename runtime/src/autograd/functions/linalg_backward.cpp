@@ -69,8 +69,9 @@ struct LinearBackward final : Node {
 
 } // namespace
 
-void RecordingHooks::record_matmul(const Tensor &out, const Tensor &self,
-                                   const Tensor &other) const {
+void record_matmul(const OpCall &call) {
+  const Tensor &self = call.inputs[0];
+  const Tensor &other = call.inputs[1];
   if (!should_record({&self, &other}))
     return;
   auto node = std::make_shared<MatmulBackward>();
@@ -81,11 +82,13 @@ void RecordingHooks::record_matmul(const Tensor &out, const Tensor &self,
     node->self = SavedTensor(self);
   if (self.requires_grad())
     node->other = SavedTensor(other);
-  set_history(out, node);
+  set_history(call.outputs[0], node);
 }
 
-void RecordingHooks::record_linear(const Tensor &out, const Tensor &input, const Tensor &weight,
-                                   const Tensor &bias) const {
+void record_linear(const OpCall &call) {
+  const Tensor &input = call.inputs[0];
+  const Tensor &weight = call.inputs[1];
+  const Tensor &bias = call.inputs[2];
   if (!should_record({&input, &weight, &bias}))
     return;
   auto node = std::make_shared<LinearBackward>();
@@ -94,7 +97,7 @@ void RecordingHooks::record_linear(const Tensor &out, const Tensor &input, const
     node->input = SavedTensor(input);
   if (input.requires_grad())
     node->weight = SavedTensor(weight);
-  set_history(out, node);
+  set_history(call.outputs[0], node);
 }
 
 } // namespace pl::autograd

@@ -1,9 +1,13 @@
 #include "autograd/functions/recording.h"
 
+#include <array>
+#include <utility>
+
 #include <pl/ops.h>
 
 #include "autograd/record.h"
 #include "core/internal.h"
+#include "core/op_catalogue.h"
 
 namespace pl::autograd {
 namespace {
@@ -29,12 +33,81 @@ void add_edge(const Tensor &input, std::vector<Edge> &edges, std::vector<InputMe
   }
 }
 
+// The recorders of one op (nullptr: the op has no such form, or records
+// nothing).
+struct Formula {
+  Recorder record = nullptr;
+  InPlaceRecorder record_in_place = nullptr;
+};
+
+// The table of formulas, by the op id the core's ops record under (stack
+// records as cat, cuda/cpu as to, the reshaping views as reshape).
+constexpr Formula formula_of(ops::OpId op) {
+  using ops::OpId;
+  if (ops::binary_op(op))
+    return {record_binary, record_binary_in_place};
+  if (ops::unary_op(op))
+    return {record_unary, record_unary_in_place};
+  switch (op) {
+  case OpId::Sum:
+  case OpId::Mean:
+    return {record_sum};
+  case OpId::Max:
+    return {record_max};
+  case OpId::Matmul:
+  case OpId::Mm:
+    return {record_matmul};
+  case OpId::Linear:
+    return {record_linear};
+  case OpId::Cat:
+    return {record_cat};
+  case OpId::Reshape:
+    return {record_reshape};
+  case OpId::Transpose:
+    return {record_transpose};
+  case OpId::Narrow:
+    return {record_narrow};
+  case OpId::Select:
+    return {record_select};
+  case OpId::Clone:
+    return {record_clone};
+  case OpId::To:
+    return {record_to};
+  case OpId::Fill:
+    return {nullptr, record_fill_in_place};
+  case OpId::Copy:
+    return {nullptr, record_copy_in_place};
+  default:
+    return {};
+  }
+}
+
+template <std::size_t... Ids>
+constexpr std::array<Formula, sizeof...(Ids)> make_formula_table(std::index_sequence<Ids...>) {
+  return {formula_of(static_cast<ops::OpId>(Ids))...};
+}
+constexpr auto kFormulas = make_formula_table(std::make_index_sequence<std::size(ops::kOpNames)>());
+
 // The hooks the core's ops call, registered before any tensor can take
 // part in autograd.
 const RecordingHooks recording_hooks;
 [[maybe_unused]] const bool registered = (detail::set_autograd_hooks(recording_hooks), true);
 
 } // namespace
+
+void RecordingHooks::record(const OpCall &call) const {
+  const Recorder recorder = kFormulas[static_cast<std::size_t>(call.op)].record;
+  PL_ASSERT(recorder != nullptr && "an op recorded without a formula");
+  recorder(call);
+}
+
+Tensor &RecordingHooks::record_in_place(const OpCall &call,
+                                        const std::function<void()> &forward) const {
+  const InPlaceRecorder recorder = kFormulas[static_cast<std::size_t>(call.op)].record_in_place;
+  PL_ASSERT(recorder != nullptr && "an in-place op recorded without a formula");
+  recorder(call, forward);
+  return const_cast<Tensor &>(call.inputs[0]);
+}
 
 bool should_record(std::initializer_list<const Tensor *> inputs) {
   return any_requires_grad(inputs);

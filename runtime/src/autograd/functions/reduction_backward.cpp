@@ -84,53 +84,54 @@ struct MaxDimBackward final : Node {
   SavedTensor indices;
 };
 
-void record_sum_like(ops::OpId op, const Tensor &out, const Tensor &self, IntArrayRef dims,
-                     bool mean) {
-  if (!should_record({&self}))
-    return;
-  const std::vector<std::int64_t> kept = kept_sizes(ops::names(op).name, self, dims);
-  const double divisor =
-      mean ? static_cast<double>(self.numel()) / static_cast<double>(out.numel()) : 1.0;
-  auto node =
-      std::make_shared<SumBackward>(ops::backward_name(op), self.sizes().vec(), kept, divisor);
-  connect(*node, {&self});
-  set_history(out, node);
-}
-
-} // namespace
-
-void RecordingHooks::record_sum(const Tensor &out, const Tensor &self, IntArrayRef dims) const {
-  record_sum_like(ops::OpId::Sum, out, self, dims, false);
-}
-
-void RecordingHooks::record_mean(const Tensor &out, const Tensor &self, IntArrayRef dims) const {
-  record_sum_like(ops::OpId::Mean, out, self, dims, true);
-}
-
-void RecordingHooks::record_max(const Tensor &value, const Tensor &self) const {
-  if (!should_record({&self}))
-    return;
-  auto node = std::make_shared<MaxBackward>();
-  connect(*node, {&self});
-  node->self = SavedTensor(self);
-  node->value = SavedTensor(value);
-  set_history(value, node);
-}
-
-void RecordingHooks::record_max_dim(const Tensor &values, const Tensor &indices, const Tensor &self,
-                                    std::int64_t dim) const {
-  if (!should_record({&self}))
-    return;
+// max(dim): the values get the node (the indices have no gradient).
+void record_max_dim(const OpCall &call) {
+  const Tensor &self = call.inputs[0];
   auto node = std::make_shared<MaxDimBackward>();
   connect(*node, {&self});
   const auto ndim = static_cast<std::int64_t>(self.dim());
   node->input_sizes = self.sizes().vec();
   if (ndim > 0) {
-    node->dim = detail::wrap_dim("max", dim, ndim);
+    node->dim = detail::wrap_dim("max", call.ints[0], ndim);
     node->kept = kept_sizes("max", self, {node->dim});
   }
-  node->indices = SavedTensor(indices);
-  set_history(values, node);
+  node->indices = SavedTensor(call.outputs[1]);
+  set_history(call.outputs[0], node);
+}
+
+} // namespace
+
+// sum, and mean (the gradient divided by the number of elements reduced).
+void record_sum(const OpCall &call) {
+  const Tensor &self = call.inputs[0];
+  const Tensor &out = call.outputs[0];
+  if (!should_record({&self}))
+    return;
+  const std::vector<std::int64_t> kept = kept_sizes(ops::names(call.op).name, self, call.ints);
+  const double divisor = call.op == ops::OpId::Mean
+                             ? static_cast<double>(self.numel()) / static_cast<double>(out.numel())
+                             : 1.0;
+  auto node = std::make_shared<SumBackward>(ops::backward_name(call.op), self.sizes().vec(), kept,
+                                            divisor);
+  connect(*node, {&self});
+  set_history(out, node);
+}
+
+// max(), or max(dim) when it has two outputs.
+void record_max(const OpCall &call) {
+  const Tensor &self = call.inputs[0];
+  if (!should_record({&self}))
+    return;
+  if (call.outputs.size() == 2) {
+    record_max_dim(call);
+    return;
+  }
+  const Tensor &value = call.outputs[0];
+  auto node = std::make_shared<MaxBackward>();
+  connect(*node, {&self});
+  node->self = SavedTensor(self);
+  node->value = SavedTensor(value);
+  set_history(value, node);
 }
 
 } // namespace pl::autograd

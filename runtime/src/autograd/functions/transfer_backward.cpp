@@ -23,16 +23,17 @@ struct ToBackward final : Node {
 
 } // namespace
 
-void RecordingHooks::record_to(const Tensor &out, const Tensor &self,
-                               std::source_location loc) const {
+void record_to(const OpCall &call) {
+  const Tensor &self = call.inputs[0];
+  const Tensor &out = call.outputs[0];
   if (!should_record({&self}))
     return;
-  auto node = std::make_shared<ToBackward>(self.device(), self.dtype(), loc);
+  auto node = std::make_shared<ToBackward>(self.device(), self.dtype(), call.loc);
   connect(*node, {&self});
   set_history(out, node);
   if (self.is_leaf() && out.device() != self.device()) {
     AutogradMeta &meta = materialize_meta(out);
-    meta.moved_at = loc;
+    meta.moved_at = call.loc;
     meta.moved_from = self.device();
   }
 }

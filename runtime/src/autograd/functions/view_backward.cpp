@@ -81,28 +81,31 @@ void record_view_op(const Tensor &out, const Tensor &self,
 
 } // namespace
 
-void RecordingHooks::record_reshape(const Tensor &out, const Tensor &self) const {
-  record_view_op(out, self, [&] { return std::make_shared<ReshapeBackward>(self.sizes().vec()); });
+void record_reshape(const OpCall &call) {
+  const Tensor &self = call.inputs[0];
+  record_view_op(call.outputs[0], self,
+                 [&] { return std::make_shared<ReshapeBackward>(self.sizes().vec()); });
 }
 
-void RecordingHooks::record_transpose(const Tensor &out, const Tensor &self, std::int64_t dim0,
-                                      std::int64_t dim1) const {
-  record_view_op(out, self, [&] { return std::make_shared<TransposeBackward>(dim0, dim1); });
-}
-
-void RecordingHooks::record_narrow(const Tensor &out, const Tensor &self, std::int64_t dim,
-                                   std::int64_t start) const {
-  record_view_op(out, self, [&] {
-    return std::make_shared<SliceBackward>(ops::backward_name(ops::OpId::Narrow),
-                                           self.sizes().vec(), dim, start, false);
+void record_transpose(const OpCall &call) {
+  record_view_op(call.outputs[0], call.inputs[0], [&] {
+    return std::make_shared<TransposeBackward>(call.ints[0], call.ints[1]);
   });
 }
 
-void RecordingHooks::record_select(const Tensor &out, const Tensor &self, std::int64_t dim,
-                                   std::int64_t index) const {
-  record_view_op(out, self, [&] {
+void record_narrow(const OpCall &call) {
+  const Tensor &self = call.inputs[0];
+  record_view_op(call.outputs[0], self, [&] {
+    return std::make_shared<SliceBackward>(ops::backward_name(ops::OpId::Narrow),
+                                           self.sizes().vec(), call.ints[0], call.ints[1], false);
+  });
+}
+
+void record_select(const OpCall &call) {
+  const Tensor &self = call.inputs[0];
+  record_view_op(call.outputs[0], self, [&] {
     return std::make_shared<SliceBackward>(ops::backward_name(ops::OpId::Select),
-                                           self.sizes().vec(), dim, index, true);
+                                           self.sizes().vec(), call.ints[0], call.ints[1], true);
   });
 }
 
