@@ -1,0 +1,37 @@
+// pageable-non-blocking: KV-cache blocks swapped out with a blocking download
+// and swapped back in with non_blocking. BUG. The serving loop swaps
+// preempted sequences' cache blocks to the host with `to(torch::kCPU)`, which
+// allocates pageable memory, and swaps them back with non_blocking=true: the
+// swap-in is staged synchronously and stalls the decode loop (vLLM's swap
+// space is pinned for this reason; the rule's page cites vLLM#54292;
+// NVIDIA/TensorRT-LLM#17234 adds pinned staging for H2D copies).
+// Look-alike: upload_swapped_blocks_pinned.cpp.
+#include <torch/torch.h>
+
+#include <map>
+
+int main() {
+  if (!torch::cuda::is_available())
+    return 0;
+  torch::Device device(torch::kCUDA);
+  const int64_t blocks = 256, block_size = 16, heads = 8, head_dim = 64;
+  auto kv_cache = torch::zeros({blocks, 2, block_size, heads, head_dim},
+                               torch::TensorOptions().dtype(torch::kHalf).device(device));
+  std::map<int64_t, torch::Tensor> swapped; // sequence id -> its blocks on the host
+  for (int64_t tick = 0; tick < 1000; ++tick) {
+    const int64_t sequence = tick % 8;
+    auto block_ids = torch::arange(sequence * 32, sequence * 32 + 32,
+                                   torch::TensorOptions().dtype(torch::kLong).device(device));
+    if (tick % 3 == 0) {
+      // Preempted: its blocks go to the swap space.
+      auto host_blocks = kv_cache.index_select(0, block_ids).to(torch::kCPU);
+      swapped[sequence] = host_blocks;
+    } else if (swapped.count(sequence)) {
+      // Resumed: its blocks come back.
+      auto host_blocks = swapped[sequence];
+      swapped.erase(sequence);
+      kv_cache.index_copy_(0, block_ids, host_blocks.to(device, /*non_blocking=*/true)); // expect: placement-pageable-non-blocking
+    }
+  }
+  return 0;
+}
