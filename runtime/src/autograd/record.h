@@ -17,8 +17,7 @@ using detail::OpCall;
 class RecordingHooks final : public detail::AutogradHooks {
 public:
   void record(const OpCall &call) const override;
-  Tensor &record_in_place(const OpCall &call,
-                          const std::function<void()> &forward) const override;
+  void record_in_place(const OpCall &call, const std::function<void()> &forward) const override;
 };
 
 // Out of place: record `call` (grad mode on and an input requiring grad).

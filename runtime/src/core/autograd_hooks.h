@@ -63,9 +63,10 @@ public:
   // An in-place op on inputs[0]: `forward` does the write; the hook refuses
   // a leaf that requires grad (and a view of one), saves what the formula
   // needs before the write, and then makes inputs[0] the output of the new
-  // node. Returns inputs[0].
-  virtual Tensor &record_in_place(const OpCall &call,
-                                  const std::function<void()> &forward) const = 0;
+  // node. (The op returns its own `self`: inputs may hold copies of the
+  // handles, which die with the call.)
+  virtual void record_in_place(const OpCall &call,
+                               const std::function<void()> &forward) const = 0;
 
 protected:
   ~AutogradHooks() = default;

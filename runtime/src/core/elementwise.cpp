@@ -191,17 +191,20 @@ Tensor tracked_binary_scalar(BinaryOp op, const Tensor &self, const Scalar &othe
 }
 
 Tensor &tracked_binary_in_place(BinaryOp op, const Tensor &self, const Tensor &other) {
-  if (detail::is_tracked(self, other)) [[unlikely]]
-    return detail::autograd_hooks().record_in_place({.op = ops::id(op), .inputs = {self, other}},
-                                                    [&] { binary_in_place(op, self, other); });
+  if (detail::is_tracked(self, other)) [[unlikely]] {
+    detail::autograd_hooks().record_in_place({.op = ops::id(op), .inputs = {self, other}},
+                                             [&] { binary_in_place(op, self, other); });
+    return const_cast<Tensor &>(self);
+  }
   return binary_in_place(op, self, other);
 }
 
 Tensor &tracked_binary_in_place(BinaryOp op, const Tensor &self, const Scalar &other) {
-  if (detail::is_tracked(self)) [[unlikely]]
-    return detail::autograd_hooks().record_in_place(
-        {.op = ops::id(op), .inputs = self, .scalar = &other},
-        [&] { binary_in_place(op, self, other); });
+  if (detail::is_tracked(self)) [[unlikely]] {
+    detail::autograd_hooks().record_in_place({.op = ops::id(op), .inputs = self, .scalar = &other},
+                                             [&] { binary_in_place(op, self, other); });
+    return const_cast<Tensor &>(self);
+  }
   return binary_in_place(op, self, other);
 }
 
@@ -213,9 +216,11 @@ Tensor tracked_unary(UnaryOp op, const Tensor &self) {
 }
 
 Tensor &tracked_unary_in_place(UnaryOp op, const Tensor &self) {
-  if (detail::is_tracked(self)) [[unlikely]]
-    return detail::autograd_hooks().record_in_place({.op = ops::id(op), .inputs = self},
-                                                    [&] { unary_in_place(op, self); });
+  if (detail::is_tracked(self)) [[unlikely]] {
+    detail::autograd_hooks().record_in_place({.op = ops::id(op), .inputs = self},
+                                             [&] { unary_in_place(op, self); });
+    return const_cast<Tensor &>(self);
+  }
   return unary_in_place(op, self);
 }
 
@@ -275,8 +280,9 @@ Tensor &Tensor::fill_(const Scalar &value) const {
     impl.storage->bump_version();
   };
   if (detail::is_tracked(*this)) [[unlikely]]
-    return detail::autograd_hooks().record_in_place({.op = ops::OpId::Fill, .inputs = *this}, fill);
-  fill();
+    detail::autograd_hooks().record_in_place({.op = ops::OpId::Fill, .inputs = *this}, fill);
+  else
+    fill();
   return self_ref();
 }
 

@@ -385,9 +385,10 @@ Tensor &Tensor::copy_(const Tensor &src, bool non_blocking, SourceLocation loc) 
     self.storage->bump_version();
   };
   if (detail::is_tracked(*this, src)) [[unlikely]]
-    return detail::autograd_hooks().record_in_place(
+    detail::autograd_hooks().record_in_place(
         {.op = ops::OpId::Copy, .inputs = {*this, src}, .loc = loc}, copy);
-  copy();
+  else
+    copy();
   return self_ref();
 }
 

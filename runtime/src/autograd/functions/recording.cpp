@@ -101,12 +101,11 @@ void RecordingHooks::record(const OpCall &call) const {
   recorder(call);
 }
 
-Tensor &RecordingHooks::record_in_place(const OpCall &call,
-                                        const std::function<void()> &forward) const {
+void RecordingHooks::record_in_place(const OpCall &call,
+                                     const std::function<void()> &forward) const {
   const InPlaceRecorder recorder = kFormulas[static_cast<std::size_t>(call.op)].record_in_place;
   PL_ASSERT(recorder != nullptr && "an in-place op recorded without a formula");
   recorder(call, forward);
-  return const_cast<Tensor &>(call.inputs[0]);
 }
 
 bool should_record(std::initializer_list<const Tensor *> inputs) {
