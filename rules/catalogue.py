@@ -24,7 +24,7 @@ import os
 import re
 import sys
 from dataclasses import dataclass
-from typing import Callable, Dict, List, Optional
+from typing import Callable, Dict, List, Optional, Tuple
 
 ROOT = os.path.dirname(os.path.dirname(os.path.realpath(__file__)))
 RULES_DEF = os.path.join(ROOT, "rules", "include", "placelint", "rules.def")
@@ -33,7 +33,8 @@ OPS_DEF = os.path.join(ROOT, "rules", "include", "placelint", "ops.def")
 PREFIX = re.compile(r'^#define PL_RULE_PREFIX "(?P<prefix>[a-z]+-)"$')
 TEXT = r'"([^"\\]+)"'
 ENTRY = re.compile(r"^PL_RULE\((\w+),\s*(Check|NotYet),\s*(Raise|Log|CompileTime|None),\s*"
-                   r"(CallSite|NoCallSite),\s*" + r",\s*".join([TEXT] * 4) + r"\)$")
+                   r"(CallSite|NoCallSite),\s*\(([\w,\s]*)\),\s*" + r",\s*".join([TEXT] * 4) +
+                   r"\)$")
 
 
 @dataclass(frozen=True)
@@ -42,6 +43,7 @@ class Rule:
     analyzer: str   # Check | NotYet
     mirror: str     # Raise | Log | CompileTime | None
     site: str       # CallSite | NoCallSite
+    subsumes: Tuple[str, ...]  # the Names of the rules whose findings its own make redundant
     id: str         # the full id, prefix included
     title: str
     summary: str
@@ -91,13 +93,36 @@ def load(path: str = RULES_DEF) -> Catalogue:
                          "the prefix first): %s" % (path, number, line))
     if not entries:
         sys.exit("%s: no PL_RULE entries" % path)
-    rules = [Rule(name, analyzer, mirror, site, prefix + short_id, title, summary, runtime)
-             for name, analyzer, mirror, site, short_id, title, summary, runtime in entries]
+    rules = [Rule(name, analyzer, mirror, site,
+                  tuple(other.strip() for other in subsumes.split(",") if other.strip()),
+                  prefix + short_id, title, summary, runtime)
+             for name, analyzer, mirror, site, subsumes, short_id, title, summary, runtime
+             in entries]
     for field in ("name", "id"):
         values = [getattr(rule, field) for rule in rules]
         if len(set(values)) != len(values):
             sys.exit("%s: two rules share a %s" % (path, field))
+    check_precedence(path, rules)
     return Catalogue(prefix, rules)
+
+
+def check_precedence(path: str, rules: List[Rule]) -> None:
+    """Subsumes names rules of the catalogue, and no rule subsumes itself,
+    directly or through others (a cycle would drop every finding of it)."""
+    names = {rule.name for rule in rules}
+    subsumed = {rule.name: rule.subsumes for rule in rules}
+    for rule in rules:
+        for other in rule.subsumes:
+            if other not in names:
+                sys.exit("%s: %s subsumes %s, which is no rule" % (path, rule.name, other))
+        seen, todo = set(), list(rule.subsumes)
+        while todo:
+            other = todo.pop()
+            if other == rule.name:
+                sys.exit("%s: %s subsumes itself through Subsumes" % (path, rule.name))
+            if other not in seen:
+                seen.add(other)
+                todo.extend(subsumed[other])
 
 
 # ---- the op catalogue --------------------------------------------------------

@@ -19,7 +19,7 @@ public:
     using placelint::ruleId;
 #define PL_REGISTER_Check(Name) Factories.registerCheck<Name##Check>(ruleId(Rule::Name));
 #define PL_REGISTER_NotYet(Name)
-#define PL_RULE(Name, Analyzer, Mirror, Site, Id, Title, Summary, Runtime)                        \
+#define PL_RULE(Name, Analyzer, Mirror, Site, Subsumes, Id, Title, Summary, Runtime)               \
   PL_REGISTER_##Analyzer(Name)
 #include <placelint/rules.def>
 #undef PL_RULE

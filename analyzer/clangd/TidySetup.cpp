@@ -33,7 +33,7 @@ using clang::tidy::ClangTidyOptions;
 constexpr std::string_view PlacementChecks[] = {
 #define PL_CHECK_Check(Name) placelint::ruleId(placelint::Rule::Name),
 #define PL_CHECK_NotYet(Name)
-#define PL_RULE(Name, Analyzer, Mirror, Site, Id, Title, Summary, Runtime) PL_CHECK_##Analyzer(Name)
+#define PL_RULE(Name, Analyzer, Mirror, Site, Subsumes, Id, Title, Summary, Runtime) PL_CHECK_##Analyzer(Name)
 #include <placelint/rules.def>
 #undef PL_RULE
 #undef PL_CHECK_NotYet

@@ -5,7 +5,7 @@ namespace placelint::analysis {
 void RecordedFindings::replay(FindingsHandler &Handler) const {
   for (const AnyFinding &Finding : Recorded) {
     switch (Finding.index()) {
-#define PL_FINDING(Method, Struct)                                                                 \
+#define PL_FINDING(Method, Struct, Rule, Subject)                                                                 \
   case Method##Index:                                                                              \
     Handler.Method(std::get<Method##Index>(Finding));                                              \
     break;

@@ -1,5 +1,6 @@
 #include "BodyFacts.h"
 
+#include "FunctionSequence.h"
 #include "Syntax.h"
 
 #include "clang/AST/ASTContext.h"
@@ -77,11 +78,15 @@ public:
   bool VisitBinaryOperator(BinaryOperator *Op) {
     if (Op->isAssignmentOp())
       noteAssignment(Op->getLHS(), Op->getRHS());
+    if (Op->getOpcode() == BO_Assign)
+      noteReplacement(*Op, Op->getLHS());
     return true;
   }
   bool VisitCXXOperatorCallExpr(CXXOperatorCallExpr *Op) {
     if (Op->isAssignmentOp() && Op->getNumArgs() == 2)
       noteAssignment(Op->getArg(0), Op->getArg(1));
+    if (Op->getOperator() == OO_Equal && Op->getNumArgs() == 2)
+      noteReplacement(*Op, Op->getArg(0));
     return true;
   }
 
@@ -168,6 +173,12 @@ private:
     PeriodicInLoop.pop_back();
     Loops.pop_back();
     return Continue;
+  }
+
+  // `v = e`: from here on v holds another value.
+  void noteReplacement(const Expr &Assignment, const Expr *Target) {
+    if (const auto *Ref = dyn_cast<DeclRefExpr>(Target->IgnoreParenImpCasts()))
+      Facts.Replaced.try_emplace(&Assignment, Ref->getDecl());
   }
 
   void noteAssignment(const Expr *Target, const Expr *Value) {
@@ -513,12 +524,13 @@ llvm::ArrayRef<const ValueDecl *> BodyFacts::elementsWrittenBy(const Stmt &Loop)
   return Written;
 }
 
-bool BodyFacts::isReadAfter(const VarDecl &Var, const Expr &E) const {
-  const SourceManager &SM = Var.getASTContext().getSourceManager();
-  SourceLocation End = SM.getExpansionLoc(E.getEndLoc());
+bool BodyFacts::isReadAfter(const VarDecl &Var, const Expr &E,
+                            const FunctionSequence &Sequence) const {
+  // Past a new value given to Var, what is read is that value.
+  const Stmt *Declaration = Sequence.declarationOf(Var);
+  auto Replaces = [&](const Stmt &S) { return &S == Declaration || replaces(S) == &Var; };
   return llvm::any_of(usesOf(Var), [&](const DeclRefExpr *Use) {
-    return SM.isBeforeInTranslationUnit(End, SM.getExpansionLoc(Use->getBeginLoc())) &&
-           !isAssignmentTarget(*Use);
+    return !isAssignmentTarget(*Use) && Sequence.reaches(E, *Use, Replaces);
   });
 }
 

@@ -26,6 +26,8 @@ class VarDecl;
 
 namespace placelint::analysis {
 
+class FunctionSequence;
+
 class BodyFacts {
 public:
   BodyFacts(const clang::Stmt &Body, const ApiModel &Model);
@@ -103,9 +105,13 @@ public:
     auto It = Uses.find(&Var);
     return It == Uses.end() ? llvm::ArrayRef<const clang::DeclRefExpr *>() : It->second;
   }
-  // Whether Var is read after E in source order: a reference to it past E's
-  // end that is not an assignment's target.
-  bool isReadAfter(const clang::VarDecl &Var, const clang::Expr &E) const;
+  // Whether Var may be read after E runs, before anything gives it another
+  // value: a path from E to a reference to it that is not an assignment's
+  // target (in a loop, the next iteration's reads count).
+  bool isReadAfter(const clang::VarDecl &Var, const clang::Expr &E,
+                   const FunctionSequence &Sequence) const;
+  // The variable the assignment S (`v = e`) gives a new value, or null.
+  const clang::ValueDecl *replaces(const clang::Stmt &S) const { return Replaced.lookup(&S); }
   // The range a range-for's loop variable walks, or null.
   const clang::Expr *rangeOf(const clang::VarDecl &LoopVar) const {
     return RangeOfLoopVar.lookup(&LoopVar);
@@ -128,6 +134,7 @@ private:
   llvm::DenseMap<const clang::VarDecl *, const clang::Expr *> RangeOfLoopVar;
   llvm::DenseMap<const clang::VarDecl *, llvm::SmallVector<const clang::DeclRefExpr *, 4>> Uses;
   llvm::DenseSet<const clang::DeclRefExpr *> AssignedRefs;
+  llvm::DenseMap<const clang::Stmt *, const clang::ValueDecl *> Replaced;
   llvm::DenseSet<const clang::Stmt *> OuterLoops;
   llvm::DenseMap<const clang::ValueDecl *, llvm::SmallVector<const clang::Expr *, 2>> Assignments;
   llvm::DenseMap<const clang::Stmt *, llvm::SmallVector<const clang::ValueDecl *, 1>>

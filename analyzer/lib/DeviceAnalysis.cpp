@@ -1,8 +1,9 @@
 // DeviceAnalysis: the flow analysis of a function to its fixed point, then
-// every rule over what it found.
+// every rule over what it found, then the precedence between rules.
 #include "placelint/analysis/DeviceAnalysis.h"
 
 #include "BodyFacts.h"
+#include "placelint/analysis/AnalysisCache.h"
 #include "flow/DeviceFlow.h"
 #include "flow/FunctionSummaries.h"
 #include "rules/Rules.h"
@@ -43,8 +44,11 @@ bool DeviceAnalysis::analyze(const FunctionDecl &Function,
   CallInputs Inputs{Arguments};
   if (!DeviceFlow(Context, Model, *Summaries, Inputs, Facts, Entry).run())
     return false;
+  RecordedFindings Found;
   for (Diagnoser Diagnose : allDiagnosers())
-    Diagnose(Facts, Handler);
+    Diagnose(Facts, Found);
+  Found.applyPrecedence();
+  Found.replay(Handler);
   if (Observer)
     for (const auto &[E, Fact] : Facts.expressions())
       if (Model.classify(E->getType()) != ValueKind::Other)

@@ -81,6 +81,16 @@ public:
                     line(F.Loop->getBeginLoc()));
   }
 
+  void onCreateThenMove(const CreateThenMoveFinding &F) override {
+    CreatedThenMoved.push_back("created " + line(F.Factory->getExprLoc()) + " moved " +
+                    line(F.Move->getExprLoc()) + " '" + text(F.Receiver) + "'" +
+                    (F.FixKeepsBehaviour ? " fixable" : ""));
+  }
+
+  void onPageableNonBlocking(const PageableNonBlockingFinding &F) override {
+    Lines.push_back("pageable " + line(F.Copy->getExprLoc()) + " '" + text(F.Source) + "'");
+  }
+
   void onNonLeafParameter(const NonLeafParameterFinding &F) override {
     const char *Use = F.Kind == ParameterUseKind::Optimizer  ? "optimizer"
                       : F.Kind == ParameterUseKind::GradRead ? "grad read"
@@ -90,6 +100,7 @@ public:
   }
 
   std::vector<std::string> Lines;
+  std::vector<std::string> CreatedThenMoved;
 
 private:
   std::string text(const Expr *E) const { return sourceText(E, Context); }
@@ -162,6 +173,7 @@ AnalysisRun analyzeFunction(llvm::StringRef Code, llvm::StringRef FunctionName,
                                     Facts[&E] = Fact;
                                   });
   Run.Findings = std::move(Findings.Lines);
+  Run.CreatedThenMoved = std::move(Findings.CreatedThenMoved);
 
   ProbeFinder Probes;
   Probes.TraverseDecl(const_cast<FunctionDecl *>(Function));

@@ -22,7 +22,12 @@ struct AnalysisRun {
   //   invariant L7 'w' to the device in 'dev' loop L5
   //   roundtrip L9 'g' back to cpu via cuda first L8 loop L5
   //   sync L10 'g.sum()' from cuda loop L5
+  //   pageable L6 'x'
   std::vector<std::string> Findings;
+  // placement-create-then-move's, apart (most snippets make tensors with
+  // factories and move them, which is not what they test), e.g.
+  //   created L3 moved L4 't' fixable
+  std::vector<std::string> CreatedThenMoved;
   // The fact of the argument of each `probe(...)` call, in source order.
   std::vector<std::string> ProbeDevices;
   std::vector<ZeroDim> ProbeDims;

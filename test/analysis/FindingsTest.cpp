@@ -256,6 +256,68 @@ void f() {
               IsEmpty());
 }
 
+TEST(DiscardedTransferFindingsTest, ReadsOnlyOnAnotherBranchNeedNoFix) {
+  // `x = x.cuda();` would change nothing read: the read is on the other
+  // branch (it comes later in the source, not in execution); in a loop the
+  // next iteration's read counts.
+  EXPECT_THAT(findings(R"cpp(
+void f(Tensor x, Tensor y, bool c, int n) {
+  if (c) {
+    x.cuda();
+  } else {
+    use(x);
+  }
+  for (int i = 0; i < n; ++i) {
+    use(y);
+    y.cuda();
+  }
+}
+)cpp"),
+              ElementsAre("discarded L6 cuda 'x'", "discarded L12 cuda 'y' fixable"));
+}
+
+TEST(CreateThenMoveFindingsTest, FirstUseInExecutionOrder) {
+  EXPECT_THAT(analyzeFunction(PlSnippetPrelude + std::string(R"cpp(
+void f(Device dev, bool c) {
+  Tensor a = zeros({2});
+  Tensor onDevice = a.to(dev);
+  a = onDevice * 2;
+  use(a);
+  Tensor b = ones({2});
+  if (c)
+    return;
+  use(b.to(dev));
+  Tensor e = ones({2});
+  if (c) {
+    use(e);
+    return;
+  }
+  use(e.to(dev));
+}
+)cpp"), "f").CreatedThenMoved,
+              // a: what is read after the move is a new value. b, e: a path
+              // skips the move (and e's reads the host tensor there), so no
+              // fix; the read on the other path is no use before the move.
+              ElementsAre("created L5 moved L6 'a' fixable", "created L9 moved L12 'b'",
+                          "created L13 moved L18 'e'"));
+}
+
+TEST(PrecedenceFindingsTest, OneReportPerExpression) {
+  // rules.def's Subsumes: discarded-transfer over create-then-move over
+  // pageable-non-blocking, on the same move.
+  AnalysisRun Run = analyzeFunction(PlSnippetPrelude + std::string(R"cpp(
+void f(Device dev) {
+  zeros({2}).to(dev, /*non_blocking=*/true);
+  use(zeros({2}).to(dev, /*non_blocking=*/true));
+  Tensor h = zeros({2});
+  use(h.to(dev, /*non_blocking=*/true));
+  use(h);
+}
+)cpp"), "f");
+  EXPECT_THAT(Run.Findings, ElementsAre("discarded L5 to 'zeros({2})'", "pageable L8 'h'"));
+  EXPECT_THAT(Run.CreatedThenMoved, ElementsAre("created L6 moved L6 'zeros({2})' fixable"));
+}
+
 TEST(TransferInLoopFindingsTest, InvariantTransfer) {
   EXPECT_THAT(findings(R"cpp(
 void f(Device dev, int n) {

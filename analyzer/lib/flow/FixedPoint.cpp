@@ -62,6 +62,7 @@ bool DeviceFlow::run() {
     }
     Facts.setExit(std::move(Object), std::move(ByReference));
   }
+  Facts.keepGraph(std::move(Graph));
   return true;
 }
 

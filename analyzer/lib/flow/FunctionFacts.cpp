@@ -7,6 +7,7 @@
 #include "Syntax.h"
 
 #include "clang/AST/ExprCXX.h"
+#include "clang/Analysis/CFG.h"
 
 #include <algorithm>
 
@@ -29,6 +30,14 @@ void keepLatest(std::vector<Record> &Records, llvm::DenseMap<Key, unsigned> &Ind
 }
 
 } // namespace
+
+FunctionFacts::~FunctionFacts() = default;
+
+const FunctionSequence &FunctionFacts::sequence() const {
+  if (!Sequence)
+    Sequence.emplace(Function, std::move(Graph));
+  return *Sequence;
+}
 
 void FunctionFacts::record(Operation Op) {
   const Expr *At = Op.Call;

@@ -4,6 +4,7 @@
 // they stand at the fixed point. Rules read these; they never walk the CFG.
 #pragma once
 
+#include "FunctionSequence.h"
 #include "flow/AbstractValue.h"
 #include "flow/SummaryProvider.h"
 #include "placelint/analysis/ApiModel.h"
@@ -14,11 +15,13 @@
 #include "llvm/ADT/SmallVector.h"
 #include "llvm/ADT/StringRef.h"
 
+#include <memory>
 #include <optional>
 #include <string>
 #include <vector>
 
 namespace clang {
+class CFG;
 class CallExpr;
 class CXXMemberCallExpr;
 class Expr;
@@ -120,9 +123,14 @@ class FunctionFacts {
 public:
   FunctionFacts(const clang::FunctionDecl &Function, BodyFacts &Body)
       : Function(Function), Body(Body) {}
+  ~FunctionFacts();
 
   const clang::FunctionDecl &function() const { return Function; }
   BodyFacts &body() const { return Body; }
+  // The order the function's statements run in, and their parents; made
+  // on first use from the CFG the analysis walked (summaries of callees
+  // never ask).
+  const FunctionSequence &sequence() const;
 
   // In the order the analysis first met them.
   llvm::ArrayRef<Operation> operations() const { return Operations; }
@@ -208,6 +216,8 @@ public:
   mutableParts() {
     return ExprParts;
   }
+  // The CFG the analysis walked, kept for sequence().
+  void keepGraph(std::unique_ptr<clang::CFG> Graph) { this->Graph = std::move(Graph); }
   void addReturned(const AbstractValue &Value) { Returned = Returned.join(Value); }
   void setExit(AbstractValue Object, llvm::SmallVector<std::optional<AbstractValue>, 2> ByReference) {
     ObjectAtExit = std::move(Object);
@@ -239,6 +249,9 @@ private:
 
   const clang::FunctionDecl &Function;
   BodyFacts &Body;
+  // Handed to Sequence on its first use.
+  mutable std::unique_ptr<clang::CFG> Graph;
+  mutable std::optional<FunctionSequence> Sequence;
   llvm::DenseMap<const clang::Expr *, ValueFact> ExprFacts;
   std::vector<Operation> Operations;
   llvm::DenseMap<const clang::Expr *, unsigned> OperationIndex;

@@ -10,10 +10,6 @@
 #include "placelint/analysis/Findings.h"
 
 #include "clang/AST/ExprCXX.h"
-#include "clang/AST/ParentMap.h"
-#include "clang/Basic/SourceManager.h"
-
-#include <memory>
 
 namespace placelint::analysis {
 
@@ -21,21 +17,11 @@ using namespace clang;
 
 namespace {
 
-// The expression that uses E's value, past conversions and temporaries.
-const Stmt *userOf(const Expr &E, const ParentMap &Parents) {
-  const Stmt *User = Parents.getParent(&E);
-  while (User && (isa<ImplicitCastExpr, ParenExpr, MaterializeTemporaryExpr,
-                      CXXBindTemporaryExpr, ExprWithCleanups>(User) ||
-                  (isa<CXXConstructExpr>(User) && cast<CXXConstructExpr>(User)->getNumArgs() == 1)))
-    User = Parents.getParent(User);
-  return User;
-}
-
 // `t.options()` or `t.device()` on the tensor E.
-const CXXMemberCallExpr *optionsRead(const Expr &E, const ParentMap &Parents,
+const CXXMemberCallExpr *optionsRead(const Expr &E, const FunctionSequence &Sequence,
                                      const ApiModel &Model) {
-  const auto *Member = dyn_cast_or_null<MemberExpr>(userOf(E, Parents));
-  const auto *Read = Member ? dyn_cast_or_null<CXXMemberCallExpr>(Parents.getParent(Member))
+  const auto *Member = dyn_cast_or_null<MemberExpr>(Sequence.user(E));
+  const auto *Read = Member ? dyn_cast_or_null<CXXMemberCallExpr>(Sequence.parent(*Member))
                             : nullptr;
   if (!Read)
     return nullptr;
@@ -45,82 +31,83 @@ const CXXMemberCallExpr *optionsRead(const Expr &E, const ParentMap &Parents,
 
 // Whether the tensor Move makes is used only to read its options or device:
 // chained on the move, or through the variable the move initialises.
-bool onlyForOptions(const CXXMemberCallExpr &Move, const ParentMap &Parents,
-                    const Stmt &Body, const ApiModel &Model,
+bool onlyForOptions(const CXXMemberCallExpr &Move, const FunctionFacts &Facts,
                     const CXXMemberCallExpr *&Chained) {
-  Chained = optionsRead(Move, Parents, Model);
+  const FunctionSequence &Sequence = Facts.sequence();
+  const ApiModel &Model = Facts.body().model();
+  Chained = optionsRead(Move, Sequence, Model);
   if (Chained)
     return true;
-  const auto *Declaration = dyn_cast_or_null<DeclStmt>(userOf(Move, Parents));
+  const auto *Declaration = dyn_cast_or_null<DeclStmt>(Sequence.user(Move));
   const auto *Var = Declaration && Declaration->isSingleDecl()
                         ? dyn_cast<VarDecl>(Declaration->getSingleDecl())
                         : nullptr;
   if (!Var || stripCopies(Var->getInit())->IgnoreParenImpCasts() != &Move)
     return false;
-  bool Used = false;
-  bool OtherUse = findInTree(&Body, [&](const Stmt &S) {
-    const auto *Ref = dyn_cast<DeclRefExpr>(&S);
-    if (!Ref || Ref->getDecl() != Var)
-      return false;
-    Used = true;
-    return optionsRead(*Ref, Parents, Model) == nullptr;
+  llvm::ArrayRef<const DeclRefExpr *> Uses = Facts.body().usesOf(*Var);
+  return !Uses.empty() && llvm::all_of(Uses, [&](const DeclRefExpr *Use) {
+    return optionsRead(*Use, Sequence, Model) != nullptr;
   });
-  return Used && !OtherUse;
 }
 
 // The assignment `v = v.to(device)` whose right side is Move, or null.
 const Expr *assignmentBack(const CXXMemberCallExpr &Move, const VarDecl &Var,
-                           const ParentMap &Parents) {
-  const Stmt *User = userOf(Move, Parents);
-  const Expr *Target = nullptr;
-  if (const auto *Op = dyn_cast_or_null<CXXOperatorCallExpr>(User);
-      Op && Op->getOperator() == OO_Equal && Op->getNumArgs() == 2)
-    Target = Op->getArg(0);
-  else if (const auto *Binary = dyn_cast_or_null<BinaryOperator>(User);
-           Binary && Binary->getOpcode() == BO_Assign)
-    Target = Binary->getLHS();
-  const auto *Ref = Target ? dyn_cast<DeclRefExpr>(Target->IgnoreParenImpCasts()) : nullptr;
-  return Ref && Ref->getDecl() == &Var ? cast<Expr>(User) : nullptr;
+                           const FunctionFacts &Facts) {
+  const Stmt *User = Facts.sequence().user(Move);
+  return User && Facts.body().replaces(*User) == &Var ? cast<Expr>(User) : nullptr;
 }
 
 // The statement `v = v.to(device);` of its own, whose right side is Move, or
 // null.
 const Stmt *statementBack(const CXXMemberCallExpr &Move, const VarDecl &Var,
-                          const ParentMap &Parents) {
-  const Stmt *Statement = assignmentBack(Move, Var, Parents);
+                          const FunctionFacts &Facts) {
+  const FunctionSequence &Sequence = Facts.sequence();
+  const Stmt *Statement = assignmentBack(Move, Var, Facts);
   if (!Statement)
     return nullptr;
-  while (isa_and_nonnull<ExprWithCleanups>(Parents.getParent(Statement)))
-    Statement = Parents.getParent(Statement);
-  return isa_and_nonnull<CompoundStmt>(Parents.getParent(Statement)) ? Statement : nullptr;
+  while (isa_and_nonnull<ExprWithCleanups>(Sequence.parent(*Statement)))
+    Statement = Sequence.parent(*Statement);
+  return isa_and_nonnull<CompoundStmt>(Sequence.parent(*Statement)) ? Statement : nullptr;
 }
 
-// The write that gave Var Factory's tensor (its initializer or an
-// assignment), if Ref, a use of Var, is the first use since; else null.
-const Expr *writeBeforeFirstUse(const VarDecl &Var, const DeclRefExpr &Ref,
+// The write that gave Var Factory's tensor (its declaration or an
+// assignment) and reaches Ref, a use of Var, when Ref is the first use since
+// on every path to it (a path that skips the move may use the host tensor:
+// then the finding has no fix); the latest such write in control-flow
+// order; else null.
+const Stmt *writeBeforeFirstUse(const VarDecl &Var, const DeclRefExpr &Ref,
                                 const CallExpr &Factory, const FunctionFacts &Facts) {
   if (!Var.isLocalVarDecl())
     return nullptr;
   BodyFacts &Body = Facts.body();
-  const SourceManager &SM = Facts.function().getASTContext().getSourceManager();
-  auto Before = [&](SourceLocation A, SourceLocation B) {
-    return SM.isBeforeInTranslationUnit(SM.getExpansionLoc(A), SM.getExpansionLoc(B));
-  };
+  const FunctionSequence &Sequence = Facts.sequence();
+  const Stmt *Declaration = Sequence.declarationOf(Var);
+  auto Replaces = [&](const Stmt &S) { return &S == Declaration || Body.replaces(S) == &Var; };
   auto MadeIt = [&](const Expr *Value) {
     const ValueFact *Fact = Value ? Facts.factAt(stripCopies(Value)) : nullptr;
     return Fact && Facts.hostFactoryThatMade(*Fact) == &Factory;
   };
-  // The last write before Ref that stored the factory's tensor.
-  const Expr *Write = MadeIt(Var.getInit()) ? Var.getInit() : nullptr;
+  llvm::SmallVector<const Stmt *, 2> Writes;
+  if (Declaration && MadeIt(Var.getInit()))
+    Writes.push_back(Declaration);
   for (const Expr *Value : Body.assignmentsTo(Var))
-    if (MadeIt(Value) && Before(Value->getEndLoc(), Ref.getBeginLoc()))
-      Write = Value;
-  if (!Write)
-    return nullptr;
-  for (const DeclRefExpr *Use : Body.usesOf(Var))
-    if (Before(Write->getEndLoc(), Use->getBeginLoc()) && !Body.isAssignmentTarget(*Use))
-      return Use == &Ref ? Write : nullptr;
-  return nullptr;
+    if (const Stmt *Assignment = Sequence.user(*Value);
+        Assignment && Body.replaces(*Assignment) == &Var && MadeIt(Value))
+      Writes.push_back(Assignment);
+  const Stmt *Latest = nullptr;
+  for (const Stmt *Write : Writes) {
+    if (!Sequence.reaches(*Write, Ref, Replaces))
+      continue;
+    bool UsedBetween = llvm::any_of(Body.usesOf(Var), [&](const DeclRefExpr *Use) {
+      return Use != &Ref && !Body.isAssignmentTarget(*Use) &&
+             Sequence.reaches(*Write, *Use, Replaces) && Sequence.reaches(*Use, Ref, Replaces);
+    });
+    if (UsedBetween)
+      return nullptr;
+    if (!Latest || Sequence.isEarlier(*Latest, *Write))
+      Latest = Write;
+  }
+  return Latest;
 }
 
 // Whether Var is read after Move other than through the moved value: the
@@ -129,35 +116,7 @@ const Expr *writeBeforeFirstUse(const VarDecl &Var, const DeclRefExpr &Ref,
 bool readAfterMove(const VarDecl &Var, const CXXMemberCallExpr &Move, bool AssignedBack,
                    const FunctionFacts &Facts) {
   // `v = v.to(d)`: later reads are of the moved tensor.
-  return !AssignedBack && Facts.body().isReadAfter(Var, Move);
-}
-
-// Whether Move runs on every path from Write, in the same block: no branch,
-// loop, lambda or handler encloses Move below the block holding Write, and
-// no return, break, continue or throw lies between them.
-bool onEveryPathFrom(const Expr &Write, const CXXMemberCallExpr &Move, const ParentMap &Parents,
-                     const FunctionFacts &Facts) {
-  const Stmt *Block = Parents.getParent(&Write);
-  while (Block && !isa<CompoundStmt>(Block))
-    Block = Parents.getParent(Block);
-  if (!Block)
-    return false;
-  for (const Stmt *Up = Parents.getParent(&Move); Up != Block; Up = Parents.getParent(Up)) {
-    if (!Up || isa<IfStmt, SwitchStmt, ConditionalOperator, BinaryConditionalOperator, ForStmt,
-                   WhileStmt, DoStmt, CXXForRangeStmt, CXXTryStmt, CXXCatchStmt, LambdaExpr>(Up))
-      return false;
-    if (const auto *Logical = dyn_cast<BinaryOperator>(Up); Logical && Logical->isLogicalOp())
-      return false;
-  }
-  const SourceManager &SM = Facts.function().getASTContext().getSourceManager();
-  SourceLocation From = SM.getExpansionLoc(Write.getEndLoc());
-  SourceLocation To = SM.getExpansionLoc(Move.getBeginLoc());
-  return !findInTree(Block, [&](const Stmt &S) {
-    if (!isa<ReturnStmt, BreakStmt, ContinueStmt, GotoStmt, CXXThrowExpr>(S))
-      return false;
-    SourceLocation At = SM.getExpansionLoc(S.getBeginLoc());
-    return SM.isBeforeInTranslationUnit(From, At) && SM.isBeforeInTranslationUnit(At, To);
-  });
+  return !AssignedBack && Facts.body().isReadAfter(Var, Move, Facts.sequence());
 }
 
 } // namespace
@@ -166,20 +125,15 @@ namespace {
 
 // The finding T is, if the tensor it moves was made on the host by a
 // factory only to be moved at once.
-std::optional<CreateThenMoveFinding> createThenMove(const FunctionFacts &Facts, const Transfer &T,
-                                                    std::unique_ptr<ParentMap> &Parents) {
+std::optional<CreateThenMoveFinding> createThenMove(const FunctionFacts &Facts,
+                                                    const Transfer &T) {
   BodyFacts &Body = Facts.body();
   const CallExpr *Factory = T.IsSync ? nullptr : Facts.hostFactoryThatMade(T.Source);
   // A move to the cpu moves nothing; one to a device not known here
   // (`to(x.device())`, `to(pick_device())`) may well move.
   bool ToHost = llvm::all_of(T.Target.devices(),
                              [](const AbstractDevice &D) { return D.isCpu(); });
-  if (T.IsSync || !Factory || T.Target.isBottom() || (T.Target.isKnown() && ToHost) ||
-      isNonLeafParameterMove(Facts, *T.Call))
-    return std::nullopt;
-  // One bug, one report: a move whose result is thrown away is
-  // placement-discarded-transfer's; once fixed, this may apply.
-  if (llvm::is_contained(Body.discardedTransfers(), T.Call))
+  if (T.IsSync || !Factory || T.Target.isBottom() || (T.Target.isKnown() && ToHost))
     return std::nullopt;
   const Expr *Receiver = stripCopies(T.Call->getImplicitObjectArgument());
   const auto *Ref = dyn_cast<DeclRefExpr>(Receiver->IgnoreParenImpCasts());
@@ -187,7 +141,7 @@ std::optional<CreateThenMoveFinding> createThenMove(const FunctionFacts &Facts, 
   // Through a variable, the move must be its first use since it got the
   // factory's tensor (not filled, loaded or read on the host in between);
   // chained, conversions between are fine (`ones({1}).to(kBool).cuda()`).
-  const Expr *Write = Var ? writeBeforeFirstUse(*Var, *Ref, *Factory, Facts) : nullptr;
+  const Stmt *Write = Var ? writeBeforeFirstUse(*Var, *Ref, *Factory, Facts) : nullptr;
   if (Var ? !Write : !findInTree(Receiver, [&](const Stmt &S) { return &S == Factory; }))
     return std::nullopt;
   CreateThenMoveFinding Finding;
@@ -205,22 +159,20 @@ std::optional<CreateThenMoveFinding> createThenMove(const FunctionFacts &Facts, 
       Finding.Loop && llvm::all_of(Factory->arguments(), [&](const Expr *Arg) {
         return Body.isInvariantIn(*Arg, *Finding.Loop);
       });
-  Stmt *FunctionBody = Facts.function().getBody();
-  if (!Parents)
-    Parents = std::make_unique<ParentMap>(FunctionBody);
-  Finding.OnlyForOptions =
-      onlyForOptions(*T.Call, *Parents, *FunctionBody, Body.model(), Finding.ChainedOptions);
+  Finding.OnlyForOptions = onlyForOptions(*T.Call, Facts, Finding.ChainedOptions);
   Finding.ChainedReadsDevice =
       Finding.ChainedOptions &&
       Body.model().classifyCall(*Finding.ChainedOptions).Kind == CallKind::DeviceOf;
   if (Var) {
-    Finding.MovesBack = statementBack(*T.Call, *Var, *Parents);
-    if (readAfterMove(*Var, *T.Call, assignmentBack(*T.Call, *Var, *Parents), Facts))
+    Finding.MovesBack = statementBack(*T.Call, *Var, Facts);
+    if (readAfterMove(*Var, *T.Call, assignmentBack(*T.Call, *Var, Facts), Facts))
       return std::nullopt;
   }
   // Chained, the move is where the tensor is made.
   const FunctionDecl *Maker = Factory->getDirectCallee();
-  Finding.FixKeepsBehaviour = (!Var || onEveryPathFrom(*Write, *T.Call, *Parents, Facts)) &&
+  // The fix makes the tensor on the device where it is made: the same
+  // only when the move runs whenever the factory's tensor was stored.
+  Finding.FixKeepsBehaviour = (!Var || Facts.sequence().alwaysReaches(*Write, *T.Call)) &&
                               !(Maker && ApiModel::drawsFromDeviceGenerator(*Maker));
   return Finding;
 }
@@ -228,15 +180,9 @@ std::optional<CreateThenMoveFinding> createThenMove(const FunctionFacts &Facts, 
 } // namespace
 
 void diagnoseCreateThenMove(const FunctionFacts &Facts, FindingsHandler &Handler) {
-  std::unique_ptr<ParentMap> Parents; // built for the first finding
   for (const Transfer &T : Facts.transfers())
-    if (std::optional<CreateThenMoveFinding> Finding = createThenMove(Facts, T, Parents))
+    if (std::optional<CreateThenMoveFinding> Finding = createThenMove(Facts, T))
       Handler.onCreateThenMove(*Finding);
-}
-
-bool isCreateThenMove(const FunctionFacts &Facts, const Transfer &T) {
-  std::unique_ptr<ParentMap> Parents;
-  return createThenMove(Facts, T, Parents).has_value();
 }
 
 } // namespace placelint::analysis

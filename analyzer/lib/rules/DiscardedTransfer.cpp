@@ -43,11 +43,10 @@ bool placesNothing(const CXXMemberCallExpr &Call, const FunctionFacts &Facts) {
 }
 
 // Whether Var is read after Call, so that keeping the moved tensor in it
-// (`v = v.to(dev);`) changes what is read: in a loop, any read may come
-// after on the next iteration.
+// (`v = v.to(dev);`) changes what is read (in a loop, a read on the next
+// iteration counts).
 bool readAfter(const VarDecl &Var, const CXXMemberCallExpr &Call, const FunctionFacts &Facts) {
-  BodyFacts &Body = Facts.body();
-  return Body.loopAround(Call) || Body.isReadAfter(Var, Call);
+  return Facts.body().isReadAfter(Var, Call, Facts.sequence());
 }
 
 } // namespace

@@ -36,12 +36,4 @@ void diagnoseNonLeafParameter(const FunctionFacts &Facts, FindingsHandler &Handl
   }
 }
 
-// Whether Move's result is reported as a non-leaf parameter (so that
-// placement-create-then-move leaves that move to this rule).
-bool isNonLeafParameterMove(const FunctionFacts &Facts, const Expr &Move) {
-  return llvm::any_of(Facts.parameterUses(), [&](const ParameterUse &Use) {
-    return Facts.nonLeafMove(Use.Fact) == &Move;
-  });
-}
-
 } // namespace placelint::analysis

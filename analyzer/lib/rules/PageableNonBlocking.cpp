@@ -16,7 +16,6 @@
 #include "clang/AST/Decl.h"
 #include "clang/AST/ASTContext.h"
 #include "clang/AST/ExprCXX.h"
-#include "clang/Basic/SourceManager.h"
 
 namespace placelint::analysis {
 
@@ -52,20 +51,18 @@ void diagnosePageableNonBlocking(const FunctionFacts &Facts, FindingsHandler &Ha
   };
   for (const Transfer &T : Facts.transfers()) {
     // An upload: to a device that is not (only) the host.
-    if (T.IsSync || !T.NonBlocking || !T.Target.isKnown() || onHostOnly(T.Target) ||
-        isCreateThenMove(Facts, T))
+    if (T.IsSync || !T.NonBlocking || !T.Target.isKnown() || onHostOnly(T.Target))
       continue;
     Report(*T.Call, *T.Call->getImplicitObjectArgument(), T.Source);
   }
-  // `d.copy_(x, true)` into a tensor that may be on a device, in source order.
+  // `d.copy_(x, true)` into a tensor that may be on a device, in
+  // control-flow order.
   llvm::SmallVector<const CXXMemberCallExpr *, 4> Copies;
   for (const auto &[E, Fact] : Facts.expressions())
     if (const auto *Copy = dyn_cast<CXXMemberCallExpr>(E))
       Copies.push_back(Copy);
-  const SourceManager &SM = Facts.function().getASTContext().getSourceManager();
-  llvm::sort(Copies, [&](const Expr *L, const Expr *R) {
-    return SM.isBeforeInTranslationUnit(L->getBeginLoc(), R->getBeginLoc());
-  });
+  const FunctionSequence &Sequence = Facts.sequence();
+  llvm::sort(Copies, [&](const Expr *L, const Expr *R) { return Sequence.isEarlier(*L, *R); });
   for (const CXXMemberCallExpr *Copy : Copies) {
     if (Copy->getNumArgs() == 0 ||
         Model.classifyCall(*Copy).Kind != CallKind::CrossDeviceCopy || !Model.isNonBlocking(*Copy))

@@ -5,7 +5,7 @@ namespace placelint::analysis {
 llvm::ArrayRef<Diagnoser> allDiagnosers() {
 #define PL_DIAGNOSER_Check(Name) diagnose##Name,
 #define PL_DIAGNOSER_NotYet(Name)
-#define PL_RULE(Name, Analyzer, Mirror, Site, Id, Title, Summary, Runtime)                        \
+#define PL_RULE(Name, Analyzer, Mirror, Site, Subsumes, Id, Title, Summary, Runtime)               \
   PL_DIAGNOSER_##Analyzer(Name)
   static constexpr Diagnoser All[] = {
 #include <placelint/rules.def>

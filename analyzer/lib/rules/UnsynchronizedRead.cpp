@@ -11,11 +11,8 @@
 #include "flow/FunctionFacts.h"
 #include "placelint/analysis/Findings.h"
 
-#include "clang/AST/ASTContext.h"
 #include "clang/AST/ExprCXX.h"
-#include "clang/AST/ParentMapContext.h"
 #include "clang/AST/StmtCXX.h"
-#include "clang/Basic/SourceManager.h"
 #include "llvm/ADT/DenseMap.h"
 
 namespace placelint::analysis {
@@ -24,31 +21,15 @@ using namespace clang;
 
 namespace {
 
-// The node above E, past the implicit ones (casts, temporaries, parens).
-DynTypedNode parentOf(ASTContext &Context, const Stmt &S, const Stmt *&Child) {
-  Child = &S;
-  while (true) {
-    DynTypedNodeList Parents = Context.getParents(*Child);
-    if (Parents.empty())
-      return DynTypedNode();
-    const auto *Parent = Parents[0].get<Stmt>();
-    if (!Parent || !isa<ImplicitCastExpr, ParenExpr, MaterializeTemporaryExpr,
-                        CXXBindTemporaryExpr, ExprWithCleanups>(Parent))
-      return Parents[0];
-    Child = Parent;
-  }
-}
-
 // Whether the place E (a variable or field naming the host tensor) is read
 // there: its values used by a method, an operator, or a function it is
 // passed to. Reading what it is (sizes(), device()), writing it, copying
 // the handle, returning or moving it are not reads.
-bool isRead(const Expr &E, const ApiModel &Model, ASTContext &Context) {
+bool isRead(const Expr &E, const ApiModel &Model, const FunctionSequence &Sequence) {
   const Stmt *Child = nullptr;
-  DynTypedNode Parent = parentOf(Context, E, Child);
-  if (const auto *Callee = Parent.get<MemberExpr>()) {
-    const Stmt *CallChild = nullptr;
-    const auto *Call = parentOf(Context, *Callee, CallChild).get<CXXMemberCallExpr>();
+  const Stmt *Parent = Sequence.user(E, &Child);
+  if (const auto *Callee = dyn_cast_or_null<MemberExpr>(Parent)) {
+    const auto *Call = dyn_cast_or_null<CXXMemberCallExpr>(Sequence.user(*Callee));
     if (!Call)
       return false;
     switch (Model.classifyCall(*Call).Kind) {
@@ -64,9 +45,9 @@ bool isRead(const Expr &E, const ApiModel &Model, ASTContext &Context) {
       return true;
     }
   }
-  if (const auto *Operator = Parent.get<CXXOperatorCallExpr>())
+  if (const auto *Operator = dyn_cast_or_null<CXXOperatorCallExpr>(Parent))
     return !(Operator->isAssignmentOp() && Operator->getArg(0) == Child);
-  if (const auto *Call = Parent.get<CallExpr>()) {
+  if (const auto *Call = dyn_cast_or_null<CallExpr>(Parent)) {
     if (isa<CXXMemberCallExpr>(Call) || Call->getCallee() == Child)
       return false; // an argument of a method of another object: its summary's
     switch (Model.classifyCall(*Call).Kind) {
@@ -78,33 +59,19 @@ bool isRead(const Expr &E, const ApiModel &Model, ASTContext &Context) {
       return true;
     }
   }
-  if (const auto *Unary = Parent.get<UnaryOperator>())
+  if (const auto *Unary = dyn_cast_or_null<UnaryOperator>(Parent))
     return Unary->getOpcode() != UO_AddrOf;
-  if (const auto *Binary = Parent.get<BinaryOperator>())
+  if (const auto *Binary = dyn_cast_or_null<BinaryOperator>(Parent))
     return !(Binary->isAssignmentOp() && Binary->getLHS() == Child);
   return false;
 }
 
 // The statement around S that its block lists, and that block.
-std::pair<const Stmt *, const CompoundStmt *> statementOf(ASTContext &Context, const Stmt &S) {
-  const Stmt *Current = &S;
-  for (unsigned Depth = 0; Depth < 64; ++Depth) {
-    DynTypedNodeList Parents = Context.getParents(*Current);
-    if (Parents.empty())
-      return {nullptr, nullptr};
-    if (const auto *Block = Parents[0].get<CompoundStmt>())
+std::pair<const Stmt *, const CompoundStmt *> statementOf(const FunctionSequence &Sequence,
+                                                          const Stmt &S) {
+  for (const Stmt *Current = &S; Current; Current = Sequence.parent(*Current))
+    if (const auto *Block = dyn_cast_or_null<CompoundStmt>(Sequence.parent(*Current)))
       return {Current, Block};
-    const auto *Parent = Parents[0].get<Stmt>();
-    if (!Parent) {
-      // A declaration's initializer: the DeclStmt above it.
-      const auto *Var = Parents[0].get<VarDecl>();
-      DynTypedNodeList Above = Var ? Context.getParents(*Var) : DynTypedNodeList(DynTypedNode());
-      Parent = Above.empty() ? nullptr : Above[0].get<Stmt>();
-      if (!Parent)
-        return {nullptr, nullptr};
-    }
-    Current = Parent;
-  }
   return {nullptr, nullptr};
 }
 
@@ -137,26 +104,25 @@ bool copiesFromCuda(const FunctionFacts &Facts, const CallExpr &Copy) {
 } // namespace
 
 void diagnoseUnsynchronizedRead(const FunctionFacts &Facts, FindingsHandler &Handler) {
-  ASTContext &Context = Facts.function().getASTContext();
-  const SourceManager &SM = Context.getSourceManager();
+  const FunctionSequence &Sequence = Facts.sequence();
   const ApiModel &Model = Facts.body().model();
-  // The first read of each copy, in source order.
+  // The first read of each copy, in control-flow order.
   llvm::DenseMap<const CallExpr *, const Expr *> FirstRead;
   for (const auto &[E, Fact] : Facts.expressions()) {
     if (!isa<DeclRefExpr, MemberExpr>(E) || !Model.isTensor(E->getType()))
       continue;
     const CallExpr *Copy = Facts.downloadInFlight(Fact);
-    if (!Copy || !mayReadTheDevice(Facts, *Copy) || !isRead(*E, Model, Context))
+    if (!Copy || !mayReadTheDevice(Facts, *Copy) || !isRead(*E, Model, Sequence))
       continue;
     const Expr *&First = FirstRead[Copy];
-    if (!First || SM.isBeforeInTranslationUnit(E->getBeginLoc(), First->getBeginLoc()))
+    if (!First || Sequence.isEarlier(*E, *First))
       First = E;
   }
   llvm::SmallVector<UnsynchronizedReadFinding, 4> Findings;
   for (const auto &[Copy, Read] : FirstRead) {
     UnsynchronizedReadFinding Finding{Read, Copy, nullptr, {}};
-    auto [ReadStatement, ReadBlock] = statementOf(Context, *Read);
-    auto [CopyStatement, CopyBlock] = statementOf(Context, *Copy);
+    auto [ReadStatement, ReadBlock] = statementOf(Sequence, *Read);
+    auto [CopyStatement, CopyBlock] = statementOf(Sequence, *Copy);
     Finding.Synchronize = Model.cudaSynchronizeCall();
     if (ReadBlock && ReadBlock == CopyBlock && ReadStatement != CopyStatement &&
         copiesFromCuda(Facts, *Copy) && !Finding.Synchronize.empty())
@@ -164,7 +130,7 @@ void diagnoseUnsynchronizedRead(const FunctionFacts &Facts, FindingsHandler &Han
     Findings.push_back(Finding);
   }
   llvm::sort(Findings, [&](const UnsynchronizedReadFinding &L, const UnsynchronizedReadFinding &R) {
-    return SM.isBeforeInTranslationUnit(L.Read->getBeginLoc(), R.Read->getBeginLoc());
+    return Sequence.isEarlier(*L.Read, *R.Read);
   });
   for (const UnsynchronizedReadFinding &Finding : Findings)
     Handler.onUnsynchronizedRead(Finding);

@@ -10,7 +10,7 @@
 namespace placelint {
 
 enum class Rule {
-#define PL_RULE(Name, Analyzer, Mirror, Site, Id, Title, Summary, Runtime) Name,
+#define PL_RULE(Name, Analyzer, Mirror, Site, Subsumes, Id, Title, Summary, Runtime) Name,
 #include <placelint/rules.def>
 #undef PL_RULE
 };
@@ -23,7 +23,7 @@ struct RuleInfo {
 };
 
 inline constexpr std::array kRules = {
-#define PL_RULE(Name, Analyzer, Mirror, Site, Id, Title, Summary, Runtime)                        \
+#define PL_RULE(Name, Analyzer, Mirror, Site, Subsumes, Id, Title, Summary, Runtime)               \
   RuleInfo{Rule::Name, PL_RULE_PREFIX Id, Title, Summary},
 #include <placelint/rules.def>
 #undef PL_RULE

@@ -5,6 +5,8 @@
 #include "placelint/analysis/DeviceAnalysis.h"
 #include "placelint/analysis/Findings.h"
 
+#include <placelint/rules.h>
+
 #include "llvm/ADT/DenseMap.h"
 
 #include <memory>
@@ -14,6 +16,7 @@
 namespace clang {
 class ASTContext;
 class FunctionDecl;
+class Stmt;
 } // namespace clang
 
 namespace placelint::analysis {
@@ -22,27 +25,33 @@ namespace placelint::analysis {
 // be replayed to each check.
 class RecordedFindings : public FindingsHandler {
 public:
-#define PL_FINDING(Method, Struct)                                                                 \
+#define PL_FINDING(Method, Struct, Rule, Subject)                                                                 \
   void Method(const Struct &F) override { Recorded.emplace_back(std::in_place_index<Method##Index>, F); }
 #include "placelint/analysis/Findings.def"
 #undef PL_FINDING
 
   void replay(FindingsHandler &Handler) const;
+  // Drops each finding that a finding of a rule subsuming its rule
+  // (rules.def's Subsumes column) makes redundant on the same expression.
+  void applyPrecedence();
 
 private:
   // Variant indices, one per kind (0 is no finding), so that kinds sharing
   // a struct stay apart.
   enum : std::size_t {
     NoFindingIndex,
-#define PL_FINDING(Method, Struct) Method##Index,
+#define PL_FINDING(Method, Struct, Rule, Subject) Method##Index,
 #include "placelint/analysis/Findings.def"
 #undef PL_FINDING
   };
   using AnyFinding = std::variant<std::monostate
-#define PL_FINDING(Method, Struct) , Struct
+#define PL_FINDING(Method, Struct, Rule, Subject) , Struct
 #include "placelint/analysis/Findings.def"
 #undef PL_FINDING
                                   >;
+  static Rule ruleOf(const AnyFinding &Finding);
+  static const clang::Stmt *subjectOf(const AnyFinding &Finding);
+
   std::vector<AnyFinding> Recorded;
 };
 

@@ -205,7 +205,7 @@ struct MissingDeviceGuardFinding {
 class FindingsHandler {
 public:
   virtual ~FindingsHandler();
-#define PL_FINDING(Method, Struct) virtual void Method(const Struct &) {}
+#define PL_FINDING(Method, Struct, Rule, Subject) virtual void Method(const Struct &) {}
 #include "placelint/analysis/Findings.def"
 #undef PL_FINDING
 };
