@@ -316,9 +316,11 @@ def readme_table(catalogue: Catalogue) -> str:
 
 
 def docs_table(catalogue: Catalogue) -> str:
-    return table(["rule", "analyzer", "runtime", "names your line"],
+    names = {rule.name: rule for rule in catalogue.rules}
+    return table(["rule", "analyzer", "runtime", "names your line", "reported instead of"],
                  [[rule_link(rule, "docs/rules", "docs"), "check" if rule.checked else "not yet",
-                   rule.runtime, "yes" if rule.names_call_site else "no"]
+                   rule.runtime, "yes" if rule.names_call_site else "no",
+                   ", ".join(names[other].id for other in rule.subsumes) or "-"]
                   for rule in catalogue.rules])
 
 
