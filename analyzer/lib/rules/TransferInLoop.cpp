@@ -162,9 +162,7 @@ void diagnosePerCall(const Transfer &T, const FunctionFacts &Facts, FindingsHand
   if (T.IsSync || !Method || isa<CXXConstructorDecl>(Method) || Method->isStatic() ||
       Method->getParent()->isLambda() || !Field || !isa<FieldDecl>(Field) ||
       !T.Target.isKnown() || (To && To->isCpu()) ||
-      !Facts.body().assignmentsTo(*Field).empty() ||
-      llvm::is_contained(Facts.body().discardedTransfers(), T.Call) ||
-      Facts.body().movesThis())
+      !Facts.body().assignmentsTo(*Field).empty() || Facts.body().movesThis())
     return;
   if (alreadyThere(T.Source.Devices, T.Target))
     return;
@@ -225,10 +223,8 @@ void diagnoseTransferInLoop(const FunctionFacts &Facts, FindingsHandler &Handler
       diagnosePerCall(T, Facts, Handler);
       continue;
     }
-    // Under `if (step % N == 0)` it is not every iteration. A move whose
-    // result is thrown away is placement-discarded-transfer's.
-    if (!T.Target.isKnown() || T.Source.Devices.isBottom() || Body.isPeriodic(*T.Call) ||
-        llvm::is_contained(Body.discardedTransfers(), T.Call))
+    // Under `if (step % N == 0)` it is not every iteration.
+    if (!T.Target.isKnown() || T.Source.Devices.isBottom() || Body.isPeriodic(*T.Call))
       continue;
     // Already where it goes: to() returns the tensor itself, nothing moves.
     if (alreadyThere(T.Source.Devices, T.Target))
