@@ -44,6 +44,7 @@ bool DeviceAnalysis::analyze(const FunctionDecl &Function,
   CallInputs Inputs{Arguments};
   if (!DeviceFlow(Context, Model, *Summaries, Inputs, Facts, Entry).run())
     return false;
+  Facts.orderByExecution();
   RecordedFindings Found;
   for (Diagnoser Diagnose : allDiagnosers())
     Diagnose(Facts, Found);

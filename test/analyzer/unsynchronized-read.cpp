@@ -121,3 +121,12 @@ void hostTensorNonBlocking(const torch::Tensor &batch) {
   torch::Tensor same = h.to(torch::kCPU, true);
   consume(same.sum().item<float>());
 }
+
+// Keeping the downloaded tensor (a handle copy into a map or a field) reads
+// none of its values; reading it later, before a synchronisation, does.
+void keepsTheDownloadForLater(const torch::Tensor &batch, std::vector<torch::Tensor> &kept) {
+  torch::Tensor host = batch.to(torch::kCUDA).relu().to(torch::kCPU, /*non_blocking=*/true);
+  torch::Tensor alias;
+  alias = host;
+  kept.push_back(alias);
+}

@@ -29,9 +29,49 @@ void keepLatest(std::vector<Record> &Records, llvm::DenseMap<Key, unsigned> &Ind
     Records[It->second] = std::move(New);
 }
 
+// Records in the order the function runs them (stable: what the CFG does
+// not order keeps the order the analysis met it in), their index rebuilt.
+// PlaceOf gives the expression of this function where a record happens.
+template <class Key, class Record, class KeyOf, class PlaceOf>
+void orderRecords(std::vector<Record> &Records, llvm::DenseMap<Key, unsigned> &Index,
+                  const FunctionSequence &Sequence, KeyOf keyOf, PlaceOf placeOf) {
+  std::stable_sort(Records.begin(), Records.end(), [&](const Record &L, const Record &R) {
+    const clang::Stmt *Left = placeOf(L);
+    const clang::Stmt *Right = placeOf(R);
+    if (!Left || !Right)
+      return Left && !Right; // nowhere: last
+    return Sequence.isEarlier(*Left, *Right);
+  });
+  Index.clear();
+  for (unsigned I = 0; I < Records.size(); ++I)
+    Index[keyOf(Records[I])] = I;
+}
+
 } // namespace
 
 FunctionFacts::~FunctionFacts() = default;
+
+void FunctionFacts::orderByExecution() {
+  const FunctionSequence &Order = sequence();
+  using Pair = std::pair<const Expr *, const Expr *>;
+  orderRecords(Operations, OperationIndex, Order, [](const Operation &O) { return O.Call; },
+               [](const Operation &O) { return O.Call; });
+  orderRecords(Transfers, TransferIndex, Order,
+               [](const Transfer &T) -> const Expr * { return T.Call; },
+               [](const Transfer &T) { return T.Call; });
+  orderRecords(ParameterUses, ParameterUseIndex, Order,
+               [](const ParameterUse &U) { return Pair{U.Where, U.Tensor}; },
+               [](const ParameterUse &U) { return U.Where; });
+  orderRecords(CalleeFailures, CalleeFailureIndex, Order,
+               [](const CalleeFailure &F) { return Pair{F.Finding.Call, F.Finding.Through}; },
+               [](const CalleeFailure &F) { return F.Finding.Through; });
+  orderRecords(CalleeTransfers, CalleeTransferIndex, Order,
+               [](const TransferThroughCall &M) { return Pair{M.Transfer.Call, M.Through}; },
+               [](const TransferThroughCall &M) { return M.Through; });
+  orderRecords(CudaRequests, CudaRequestIndex, Order,
+               [](const CudaRequest &R) { return std::make_pair(R.Where, R.Block); },
+               [](const CudaRequest &R) { return R.Where; });
+}
 
 const FunctionSequence &FunctionFacts::sequence() const {
   if (!Sequence)

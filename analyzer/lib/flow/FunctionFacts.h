@@ -132,7 +132,8 @@ public:
   // never ask).
   const FunctionSequence &sequence() const;
 
-  // In the order the analysis first met them.
+  // In control-flow order once orderByExecution() ran (DeviceAnalysis
+  // calls it before the rules); before, in the order the analysis met them.
   llvm::ArrayRef<Operation> operations() const { return Operations; }
   llvm::ArrayRef<Transfer> transfers() const { return Transfers; }
   llvm::ArrayRef<CudaRequest> cudaRequests() const { return CudaRequests; }
@@ -216,6 +217,9 @@ public:
   mutableParts() {
     return ExprParts;
   }
+  // After the fixed point: the records above in the order the function
+  // runs them, so that rules read one event log in control-flow order.
+  void orderByExecution();
   // The CFG the analysis walked, kept for sequence().
   void keepGraph(std::unique_ptr<clang::CFG> Graph) { this->Graph = std::move(Graph); }
   void addReturned(const AbstractValue &Value) { Returned = Returned.join(Value); }

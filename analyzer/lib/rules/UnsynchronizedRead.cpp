@@ -45,8 +45,12 @@ bool isRead(const Expr &E, const ApiModel &Model, const FunctionSequence &Sequen
       return true;
     }
   }
-  if (const auto *Operator = dyn_cast_or_null<CXXOperatorCallExpr>(Parent))
+  if (const auto *Operator = dyn_cast_or_null<CXXOperatorCallExpr>(Parent)) {
+    // `a = h` copies the handle, `h = a` replaces it: neither reads values.
+    if (Operator->getOperator() == OO_Equal)
+      return false;
     return !(Operator->isAssignmentOp() && Operator->getArg(0) == Child);
+  }
   if (const auto *Call = dyn_cast_or_null<CallExpr>(Parent)) {
     if (isa<CXXMemberCallExpr>(Call) || Call->getCallee() == Child)
       return false; // an argument of a method of another object: its summary's
