@@ -21,11 +21,23 @@ using namespace clang;
 
 namespace {
 
+// Whether Call (`h.to(device)`) copies the host tensor to a device: the
+// copy is queued on the stream behind the download that fills it, so the
+// host reads nothing.
+bool uploads(const CXXMemberCallExpr &Call, const FunctionFacts &Facts) {
+  const ValueFact *Result = Facts.factAt(&Call);
+  const Transfer *Upload = Result ? Facts.transferThatMade(*Result) : nullptr;
+  return Upload && Upload->Call == &Call && !Upload->IsSync && Upload->Target.isKnown() &&
+         llvm::none_of(Upload->Target.devices(), [](const AbstractDevice &D) { return D.isCpu(); });
+}
+
 // Whether the place E (a variable or field naming the host tensor) is read
 // there: its values used by a method, an operator, or a function it is
 // passed to. Reading what it is (sizes(), device()), writing it, copying
-// the handle, returning or moving it are not reads.
-bool isRead(const Expr &E, const ApiModel &Model, const FunctionSequence &Sequence) {
+// the handle, uploading it to a device, returning or moving it are not reads.
+bool isRead(const Expr &E, const FunctionFacts &Facts) {
+  const ApiModel &Model = Facts.body().model();
+  const FunctionSequence &Sequence = Facts.sequence();
   const Stmt *Child = nullptr;
   const Stmt *Parent = Sequence.user(E, &Child);
   if (const auto *Callee = dyn_cast_or_null<MemberExpr>(Parent)) {
@@ -40,6 +52,8 @@ bool isRead(const Expr &E, const ApiModel &Model, const FunctionSequence &Sequen
     case CallKind::ReplacesData:    // its data replaced, not read
     case CallKind::Unmodelled:
       return false;
+    case CallKind::Transfer:
+      return !uploads(*Call, Facts);
     case CallKind::DataAccess: // the memory itself, read by the host
     default:
       return true;
@@ -116,7 +130,7 @@ void diagnoseUnsynchronizedRead(const FunctionFacts &Facts, FindingsHandler &Han
     if (!isa<DeclRefExpr, MemberExpr>(E) || !Model.isTensor(E->getType()))
       continue;
     const CallExpr *Copy = Facts.downloadInFlight(Fact);
-    if (!Copy || !mayReadTheDevice(Facts, *Copy) || !isRead(*E, Model, Sequence))
+    if (!Copy || !mayReadTheDevice(Facts, *Copy) || !isRead(*E, Facts))
       continue;
     const Expr *&First = FirstRead[Copy];
     if (!First || Sequence.isEarlier(*E, *First))
