@@ -527,11 +527,15 @@ llvm::ArrayRef<const ValueDecl *> BodyFacts::elementsWrittenBy(const Stmt &Loop)
 bool BodyFacts::isReadAfter(const VarDecl &Var, const Expr &E,
                             const FunctionSequence &Sequence) const {
   // Past a new value given to Var, what is read is that value.
-  const Stmt *Declaration = Sequence.declarationOf(Var);
-  auto Replaces = [&](const Stmt &S) { return &S == Declaration || replaces(S) == &Var; };
+  auto NewValue = [&](const Stmt &S) { return givesNewValue(Var, S, Sequence); };
   return llvm::any_of(usesOf(Var), [&](const DeclRefExpr *Use) {
-    return !isAssignmentTarget(*Use) && Sequence.reaches(E, *Use, Replaces);
+    return !isAssignmentTarget(*Use) && Sequence.reaches(E, *Use, NewValue);
   });
+}
+
+bool BodyFacts::givesNewValue(const VarDecl &Var, const Stmt &S,
+                              const FunctionSequence &Sequence) const {
+  return replaces(S) == &Var || Sequence.declarationOf(Var) == &S;
 }
 
 } // namespace placelint::analysis

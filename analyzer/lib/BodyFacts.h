@@ -112,6 +112,11 @@ public:
                    const FunctionSequence &Sequence) const;
   // The variable the assignment S (`v = e`) gives a new value, or null.
   const clang::ValueDecl *replaces(const clang::Stmt &S) const { return Replaced.lookup(&S); }
+  // Whether S, a statement Sequence lists, gives Var a new value: Var's
+  // declaration or an assignment `Var = e` (a path through it no longer
+  // carries the old value).
+  bool givesNewValue(const clang::VarDecl &Var, const clang::Stmt &S,
+                     const FunctionSequence &Sequence) const;
   // The range a range-for's loop variable walks, or null.
   const clang::Expr *rangeOf(const clang::VarDecl &LoopVar) const {
     return RangeOfLoopVar.lookup(&LoopVar);

@@ -82,7 +82,7 @@ const Stmt *writeBeforeFirstUse(const VarDecl &Var, const DeclRefExpr &Ref,
   BodyFacts &Body = Facts.body();
   const FunctionSequence &Sequence = Facts.sequence();
   const Stmt *Declaration = Sequence.declarationOf(Var);
-  auto Replaces = [&](const Stmt &S) { return &S == Declaration || Body.replaces(S) == &Var; };
+  auto NewValue = [&](const Stmt &S) { return Body.givesNewValue(Var, S, Sequence); };
   auto MadeIt = [&](const Expr *Value) {
     const ValueFact *Fact = Value ? Facts.factAt(stripCopies(Value)) : nullptr;
     return Fact && Facts.hostFactoryThatMade(*Fact) == &Factory;
@@ -96,11 +96,11 @@ const Stmt *writeBeforeFirstUse(const VarDecl &Var, const DeclRefExpr &Ref,
       Writes.push_back(Assignment);
   const Stmt *Latest = nullptr;
   for (const Stmt *Write : Writes) {
-    if (!Sequence.reaches(*Write, Ref, Replaces))
+    if (!Sequence.reaches(*Write, Ref, NewValue))
       continue;
     bool UsedBetween = llvm::any_of(Body.usesOf(Var), [&](const DeclRefExpr *Use) {
       return Use != &Ref && !Body.isAssignmentTarget(*Use) &&
-             Sequence.reaches(*Write, *Use, Replaces) && Sequence.reaches(*Use, Ref, Replaces);
+             Sequence.reaches(*Write, *Use, NewValue) && Sequence.reaches(*Use, Ref, NewValue);
     });
     if (UsedBetween)
       return nullptr;
