@@ -62,6 +62,10 @@ public:
   // The statement the CFG holds for Var's declaration: the point at which
   // Var holds its initial value. Null when Var is not declared here.
   const clang::Stmt *declarationOf(const clang::VarDecl &Var) const;
+  // The CFG the order comes from (with the ends of variables' lifetimes),
+  // for a rule that walks it with a state of its own; null when it could
+  // not be built.
+  const clang::CFG *graph() const { return Graph.get(); }
 
 private:
   struct Position {

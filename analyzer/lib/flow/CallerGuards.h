@@ -3,14 +3,13 @@
 // the unit is (or when every call of its caller is, a few levels up).
 #pragma once
 
+#include "CallIndex.h"
 #include "flow/AvailabilityGuards.h"
 #include "flow/SummaryProvider.h"
 
 #include "clang/Analysis/CFG.h"
 #include "llvm/ADT/DenseMap.h"
-#include "llvm/ADT/DenseSet.h"
 #include "llvm/ADT/SmallPtrSet.h"
-#include "llvm/ADT/SmallVector.h"
 
 #include <memory>
 #include <optional>
@@ -26,7 +25,7 @@ namespace placelint::analysis {
 class CallerGuards {
 public:
   CallerGuards(clang::ASTContext &Context, const ApiModel &Model)
-      : Context(Context), Model(Model) {}
+      : Context(Context), Model(Model), Calls(Context, Model) {}
 
   // How many CUDA devices the checks around every call of Function in the
   // main file ensure: 0 when it has no such call, when it is also used
@@ -35,13 +34,6 @@ public:
   // A call that passes a constant false for one of Flags does not count.
   CallersGuard devicesEnsuredByCallers(const clang::FunctionDecl &Function,
                                        llvm::ArrayRef<const clang::ParmVarDecl *> Flags = {});
-
-  struct CallSite {
-    const clang::FunctionDecl *Caller;
-    const clang::Expr *Call;
-  };
-  using CallSites =
-      llvm::DenseMap<const clang::FunctionDecl *, llvm::SmallVector<CallSite, 2>>;
 
 private:
   static constexpr unsigned kMaxDepth = 3;
@@ -57,16 +49,13 @@ private:
                             const clang::Expr **Weakest = nullptr,
                             llvm::ArrayRef<const clang::ParmVarDecl *> Flags = {});
   // Whether Site passes a constant false for one of Flags.
-  bool passesFalse(const CallSite &Site, llvm::ArrayRef<const clang::ParmVarDecl *> Flags) const;
-  unsigned ensuredAt(const CallSite &Site);
-  void indexCalls();
+  bool passesFalse(const CallIndex::CallSite &Site,
+                   llvm::ArrayRef<const clang::ParmVarDecl *> Flags) const;
+  unsigned ensuredAt(const CallIndex::CallSite &Site);
 
   clang::ASTContext &Context;
   const ApiModel &Model;
-  bool Indexed = false;
-  CallSites Calls;
-  // Functions used otherwise than by a direct call: their callers are unknown.
-  llvm::DenseSet<const clang::FunctionDecl *> Escaping;
+  CallIndex Calls;
   llvm::DenseMap<const clang::FunctionDecl *, CallerGraph> Graphs;
   llvm::SmallPtrSet<const clang::FunctionDecl *, 8> InProgress;
 };

@@ -12,6 +12,7 @@
 #include "rules/Rules.h"
 
 #include "BodyFacts.h"
+#include "CallIndex.h"
 #include "flow/FunctionFacts.h"
 #include "placelint/analysis/Findings.h"
 
@@ -173,7 +174,12 @@ using GuardEvents = std::vector<GuardEvent>;
 
 class DeviceGuardRule {
 public:
-  DeviceGuardRule(ASTContext &Context, const ApiModel &Model) : Context(Context), Model(Model) {
+  // Sequence: the order of Facts' function, whose CFG the walk of that
+  // function reuses.
+  DeviceGuardRule(const FunctionFacts &Facts)
+      : Context(Facts.function().getASTContext()), Model(Facts.body().model()),
+        Analysed(Facts.function().getCanonicalDecl()), AnalysedGraph(Facts.sequence().graph()),
+        Calls(Context, Model) {
     Options.AddLifetime = true;
     Options.setAllAlwaysAdd();
   }
@@ -182,11 +188,6 @@ public:
 
 private:
   static constexpr unsigned kMaxDepth = 3;
-
-  struct CallSite {
-    const FunctionDecl *Caller;
-    const Expr *Call;
-  };
   struct Launch {
     const GuardEvent *Event;
     const Expr *Inner; // the launch itself, calls down
@@ -197,7 +198,12 @@ private:
   bool mayLaunch(const FunctionDecl &Function, unsigned Depth);
   bool takesTensors(const FunctionDecl &Function) const;
   const GuardEvents &events(const FunctionDecl &Function);
+  // The events of a body whose CFG is built here: a caller's or callee's
+  // (the flow's CFG of a function lives only while its rules run), or a
+  // lambda's, walked from the state where the lambda is written.
   void walk(const Decl &D, Stmt &Body, const GuardState &Initial, const LaunchScan &Syntax,
+            GuardEvents &Out);
+  void walk(const CFG &Graph, const GuardState &Initial, const LaunchScan &Syntax,
             GuardEvents &Out);
   void transfer(const CFGBlock &Block, GuardState &State, const LaunchScan &Syntax,
                 GuardEvents *Out);
@@ -210,10 +216,11 @@ private:
   // has none.
   bool guardedByCallers(const FunctionDecl &Function, unsigned Depth,
                         const Expr **Unguarded = nullptr);
-  void indexCalls();
 
   ASTContext &Context;
   const ApiModel &Model;
+  const FunctionDecl *Analysed;
+  const CFG *AnalysedGraph;
   CFG::BuildOptions Options;
   // By pointer: what they hold stays put while the maps grow.
   llvm::DenseMap<const FunctionDecl *, std::unique_ptr<LaunchScan>> Scans;
@@ -221,10 +228,7 @@ private:
   llvm::DenseMap<const FunctionDecl *, std::unique_ptr<GuardEvents>> Events;
   llvm::DenseMap<const FunctionDecl *, const Expr *> UnguardedInLauncher;
   llvm::SmallPtrSet<const FunctionDecl *, 4> InProgress;
-  bool Indexed = false;
-  llvm::DenseMap<const FunctionDecl *, llvm::SmallVector<CallSite, 2>> Calls;
-  // Functions named otherwise than to call them: their callers are unknown.
-  llvm::DenseSet<const FunctionDecl *> Escaping;
+  CallIndex Calls;
 };
 
 const LaunchScan &DeviceGuardRule::scan(const FunctionDecl &Function) {
@@ -266,20 +270,27 @@ const GuardEvents &DeviceGuardRule::events(const FunctionDecl &Function) {
   auto Out = std::make_unique<GuardEvents>();
   GuardState Entry;
   Entry.Reached = true;
-  if (Stmt *Body = Function.getBody())
+  if (Function.getCanonicalDecl() == Analysed) {
+    if (AnalysedGraph)
+      walk(*AnalysedGraph, Entry, scan(Function), *Out);
+  } else if (Stmt *Body = Function.getBody()) {
     walk(Function, *Body, Entry, scan(Function), *Out);
+  }
   return *(Events[&Function] = std::move(Out));
 }
 
 void DeviceGuardRule::walk(const Decl &D, Stmt &Body, const GuardState &Initial,
                            const LaunchScan &Syntax, GuardEvents &Out) {
-  std::unique_ptr<CFG> Graph = CFG::buildCFG(&D, &Body, &Context, Options);
-  if (!Graph)
-    return;
-  PostOrderCFGView Order(Graph.get());
+  if (std::unique_ptr<CFG> Graph = CFG::buildCFG(&D, &Body, &Context, Options))
+    walk(*Graph, Initial, Syntax, Out);
+}
+
+void DeviceGuardRule::walk(const CFG &Graph, const GuardState &Initial, const LaunchScan &Syntax,
+                           GuardEvents &Out) {
+  PostOrderCFGView Order(&Graph);
   llvm::DenseMap<const CFGBlock *, GuardState> Exit;
   auto entryOf = [&](const CFGBlock &Block) {
-    if (&Block == &Graph->getEntry())
+    if (&Block == &Graph.getEntry())
       return Initial;
     GuardState In;
     for (const CFGBlock *Pred : Block.preds())
@@ -385,82 +396,21 @@ const Expr *DeviceGuardRule::launchesUnguarded(const FunctionDecl &Function, uns
   return Inner;
 }
 
-// Each direct call in the main file's functions, with the function it is
-// in, and each function named otherwise than to call it.
-class CallIndexer : public RecursiveASTVisitor<CallIndexer> {
-public:
-  using Base = RecursiveASTVisitor<CallIndexer>;
-  using CallSites = llvm::DenseMap<const FunctionDecl *,
-                                   llvm::SmallVector<std::pair<const FunctionDecl *, const Expr *>, 2>>;
-
-  CallIndexer(CallSites &Calls, llvm::DenseSet<const FunctionDecl *> &Escaping)
-      : Calls(Calls), Escaping(Escaping) {}
-
-  bool TraverseDecl(Decl *D) {
-    const auto *Function = dyn_cast_or_null<FunctionDecl>(D);
-    if (!Function || !Function->doesThisDeclarationHaveABody())
-      return Base::TraverseDecl(D);
-    Enclosing.push_back(Function);
-    bool Continue = Base::TraverseDecl(D);
-    Enclosing.pop_back();
-    return Continue;
-  }
-  bool VisitCallExpr(CallExpr *Call) {
-    const Expr *Callee = Call->getCallee()->IgnoreParenImpCasts();
-    CalleeNames.insert(Callee);
-    if (const FunctionDecl *Function = Call->getDirectCallee(); Function && !Enclosing.empty())
-      Calls[Function->getCanonicalDecl()].push_back({Enclosing.back(), Call});
-    return true;
-  }
-  bool VisitDeclRefExpr(DeclRefExpr *Ref) {
-    if (const auto *Function = dyn_cast<FunctionDecl>(Ref->getDecl());
-        Function && !CalleeNames.contains(Ref))
-      Escaping.insert(Function->getCanonicalDecl());
-    return true;
-  }
-  bool VisitMemberExpr(MemberExpr *Member) {
-    if (const auto *Method = dyn_cast<CXXMethodDecl>(Member->getMemberDecl());
-        Method && !CalleeNames.contains(Member))
-      Escaping.insert(Method->getCanonicalDecl());
-    return true;
-  }
-
-private:
-  CallSites &Calls;
-  llvm::DenseSet<const FunctionDecl *> &Escaping;
-  llvm::SmallVector<const FunctionDecl *, 4> Enclosing;
-  llvm::DenseSet<const Expr *> CalleeNames;
-};
-
-void DeviceGuardRule::indexCalls() {
-  Indexed = true;
-  CallIndexer::CallSites Found;
-  CallIndexer Indexer(Found, Escaping);
-  const SourceManager &SM = Context.getSourceManager();
-  // Callers in the same file: its own declarations, not the headers.
-  for (Decl *D : Context.getTranslationUnitDecl()->decls())
-    if (SM.isInMainFile(SM.getExpansionLoc(D->getLocation())))
-      Indexer.TraverseDecl(D);
-  for (auto &[Callee, Sites] : Found)
-    for (auto [Caller, Call] : Sites)
-      Calls[Callee].push_back({Caller, Call});
-}
-
 bool DeviceGuardRule::guardedByCallers(const FunctionDecl &Function, unsigned Depth,
                                        const Expr **Unguarded) {
-  if (!Indexed)
-    indexCalls();
   const FunctionDecl *Key = Function.getCanonicalDecl();
   const auto *Method = dyn_cast<CXXMethodDecl>(&Function);
-  auto It = Calls.find(Key);
-  if (Depth > kMaxDepth || It == Calls.end() || Escaping.contains(Key) ||
+  llvm::ArrayRef<CallIndex::CallSite> Sites = Calls.callsOf(Function);
+  if (Depth > kMaxDepth || Sites.empty() || Calls.escapes(Function) ||
       (Method && Method->isVirtual()) || Function.isMain() || InProgress.contains(Key))
     return false;
   InProgress.insert(Key);
   bool Guarded = true, Called = false;
-  for (const CallSite &Site : It->second) {
-    // A call of itself comes from a call already looked at.
-    if (Site.Caller->getCanonicalDecl() == Key)
+  for (const CallIndex::CallSite &Site : Sites) {
+    // A call of itself comes from a call already looked at; the walk
+    // records only direct calls (a construction, a holder's forward, are
+    // none).
+    if (!Site.Direct || Site.Caller->getCanonicalDecl() == Key)
       continue;
     Called = true;
     const GuardEvents &InCaller = events(*Site.Caller);
@@ -509,8 +459,7 @@ void DeviceGuardRule::diagnose(const FunctionDecl &Function, FindingsHandler &Ha
 } // namespace
 
 void diagnoseMissingDeviceGuard(const FunctionFacts &Facts, FindingsHandler &Handler) {
-  DeviceGuardRule(Facts.function().getASTContext(), Facts.body().model())
-      .diagnose(Facts.function(), Handler);
+  DeviceGuardRule(Facts).diagnose(Facts.function(), Handler);
 }
 
 } // namespace placelint::analysis

@@ -1,0 +1,55 @@
+// The calls of a unit's functions (private to analyzer/lib): each call made
+// in the main file's functions, with the function it is in, and the
+// functions used otherwise than called (a callback, an address taken),
+// whose callers are unknown. Read by the rules and the flow alike that judge
+// a function by every call of it (availability checks around a helper that
+// asks for CUDA; device guards around a launcher). Only the main file's own
+// declarations are walked, never the (often huge) headers.
+#pragma once
+
+#include "placelint/analysis/ApiModel.h"
+
+#include "llvm/ADT/ArrayRef.h"
+#include "llvm/ADT/DenseMap.h"
+#include "llvm/ADT/DenseSet.h"
+#include "llvm/ADT/SmallVector.h"
+
+namespace clang {
+class ASTContext;
+class Expr;
+class FunctionDecl;
+} // namespace clang
+
+namespace placelint::analysis {
+
+class CallIndex {
+public:
+  struct CallSite {
+    const clang::FunctionDecl *Caller; // the definition the call is in
+    const clang::Expr *Call;           // a CallExpr or a CXXConstructExpr
+    // The call names the function itself; false where the API implies the
+    // call: a module holder's `model(x)` calling its NetImpl's forward,
+    // `std::make_shared<Net>(args)` or a holder's construction constructing
+    // a Net.
+    bool Direct;
+  };
+
+  CallIndex(clang::ASTContext &Context, const ApiModel &Model) : Context(Context), Model(Model) {}
+
+  // The calls of Function (any of its declarations); the index is built on
+  // the first question.
+  llvm::ArrayRef<CallSite> callsOf(const clang::FunctionDecl &Function);
+  // Whether Function is used otherwise than called: its callers are unknown.
+  bool escapes(const clang::FunctionDecl &Function);
+
+private:
+  void build();
+
+  clang::ASTContext &Context;
+  const ApiModel &Model;
+  bool Built = false;
+  llvm::DenseMap<const clang::FunctionDecl *, llvm::SmallVector<CallSite, 2>> Calls;
+  llvm::DenseSet<const clang::FunctionDecl *> Escaping;
+};
+
+} // namespace placelint::analysis
