@@ -35,7 +35,8 @@ struct Device {
   bool operator==(const Device &other) const noexcept;
 };
 
-enum class ScalarType : int8_t { Float = 6, Double = 7, Long = 4, Bool = 11 };
+enum class ScalarType : int8_t { Half = 5, Float = 6, Double = 7, Long = 4, Bool = 11 };
+constexpr ScalarType kHalf = ScalarType::Half;
 constexpr ScalarType kFloat = ScalarType::Float;
 constexpr ScalarType kDouble = ScalarType::Double;
 constexpr ScalarType kLong = ScalarType::Long;
@@ -164,7 +165,6 @@ public:
   Tensor contiguous() const;
   Tensor detach() const;
   Tensor clone() const;
-  Tensor half() const;
   Tensor std() const;
   Tensor var() const;
   Tensor all() const;
