@@ -275,6 +275,18 @@ public:
     return true;
   }
 
+  /// Reads one statement as a site of Context's function.
+  std::optional<Site> read(const Site &Context, const Stmt *Statement) {
+    Function = Context.Function;
+    Top = Context.TopLevel;
+    Loops = Context.Loops;
+    size_t Before = Candidates.size();
+    consider(Statement);
+    if (Candidates.size() == Before)
+      return std::nullopt;
+    return Candidates.back();
+  }
+
 private:
   void consider(const Stmt *Statement) {
     if (isa<SwitchCase, LabelStmt, NullStmt, CompoundStmt>(Statement))
@@ -344,18 +356,6 @@ private:
   const FunctionDecl *Function = nullptr;
   std::vector<const Stmt *> Loops;
 };
-
-bool computesWithTensors(const Site &S) {
-  struct Finder : RecursiveASTVisitor<Finder> {
-    bool Found = false;
-    bool VisitExpr(Expr *E) {
-      Found |= !E->isTypeDependent() && isTensorType(E->getType());
-      return !Found;
-    }
-  } F;
-  F.TraverseStmt(const_cast<Stmt *>(S.Statement));
-  return F.Found;
-}
 
 bool contains(const Site &Outer, const Site &Inner, const SourceManager &SM) {
   return &Outer != &Inner && !SM.isBeforeInTranslationUnit(Inner.Range.getBegin(), Outer.Range.getBegin()) &&
@@ -441,7 +441,7 @@ std::vector<Site> findSites(const Program &P, unsigned Limit) {
   } else {
     std::vector<const Site *> Tensorial;
     for (const Site &S : All)
-      if (computesWithTensors(S))
+      if (computesWithTensors(S.Statement))
         Tensorial.push_back(&S);
     // The innermost ones: a loop is reshaped through the statements in it.
     for (const Site *S : Tensorial)
@@ -464,6 +464,23 @@ std::vector<Site> findSites(const Program &P, unsigned Limit) {
     return SM.isBeforeInTranslationUnit(A.Range.getBegin(), B.Range.getBegin());
   });
   return Sites;
+}
+
+std::optional<Site> siteFor(const Program &P, const Site &Context, const Stmt *Statement) {
+  StatementFinder Finder(P);
+  return Finder.read(Context, Statement);
+}
+
+bool computesWithTensors(const Stmt *Statement) {
+  struct Finder : RecursiveASTVisitor<Finder> {
+    bool Found = false;
+    bool VisitExpr(Expr *E) {
+      Found |= !E->isTypeDependent() && isTensorType(E->getType());
+      return !Found;
+    }
+  } F;
+  F.TraverseStmt(const_cast<Stmt *>(Statement));
+  return F.Found;
 }
 
 std::string spell(QualType Type, const ASTContext &Context) {
@@ -495,6 +512,15 @@ const ApiSpelling ApiSpellings[] = {
 #include <placelint/api.def>
 };
 
+llvm::StringRef namespaceOf(llvm::StringRef Profile) {
+  for (const ApiSpelling &Spelling : ApiSpellings)
+    if (Spelling.Profile == Profile && Spelling.Role == "Namespace")
+      return Spelling.Text;
+  return {};
+}
+
+} // namespace
+
 bool isApiClass(QualType Type, llvm::StringRef Role) {
   const CXXRecordDecl *Record = recordOf(Type);
   if (!Record)
@@ -504,15 +530,6 @@ bool isApiClass(QualType Type, llvm::StringRef Role) {
     return Class.Role == Role && Class.Name == Qualified;
   });
 }
-
-llvm::StringRef namespaceOf(llvm::StringRef Profile) {
-  for (const ApiSpelling &Spelling : ApiSpellings)
-    if (Spelling.Profile == Profile && Spelling.Role == "Namespace")
-      return Spelling.Text;
-  return {};
-}
-
-} // namespace
 
 bool isTensorType(QualType Type) { return isApiClass(Type, "Tensor"); }
 

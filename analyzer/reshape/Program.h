@@ -116,12 +116,20 @@ struct Site {
 /// program, and in a program without markers (a correct look-alike) its
 /// statements that compute with tensors, at most Limit of them.
 std::vector<Site> findSites(const Program &P, unsigned Limit = 6);
+/// Another statement of the compound statement that holds Context, read as a
+/// site in Context's function; null when it cannot be one (a label, a
+/// statement from a macro, a declaration of several variables).
+std::optional<Site> siteFor(const Program &P, const Site &Context, const clang::Stmt *Statement);
+/// True when the statement computes a value of a tensor type.
+bool computesWithTensors(const clang::Stmt *Statement);
 
 /// The type as code outside the function can write it (fully qualified,
 /// `auto` resolved).
 std::string spell(clang::QualType Type, const clang::ASTContext &Context);
 bool isTensorType(clang::QualType Type);
 bool isDeviceType(clang::QualType Type);
+/// True when the type is a class api.def lists with this role ("Module", ...).
+bool isApiClass(clang::QualType Type, llvm::StringRef Role);
 bool isCopyable(clang::QualType Type);
 bool isDefaultConstructible(clang::QualType Type);
 /// The namespace whose factories make tensors in this program: "pl" or "torch".

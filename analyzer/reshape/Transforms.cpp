@@ -14,6 +14,8 @@ const std::vector<Transform> &transforms() {
     addExtractTransforms(Into);
     addWrapTransforms(Into);
     addHoldTransforms(Into);
+    addModuleTransforms(Into);
+    addInlineTransforms(Into);
     addWholeProgramTransforms(Into);
     return Into;
   }();

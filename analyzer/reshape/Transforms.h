@@ -20,13 +20,16 @@ struct Transform {
 
 /// Every transform, by family: extraction into helpers, members and
 /// callables (Extract.cpp); wrappers in control flow (Wrap.cpp); holders,
-/// aliases and moves of an operand (Hold.cpp); names, unrelated code and the
-/// program's own helpers (Program.cpp's neighbours, Whole.cpp).
+/// aliases and moves of an operand (Hold.cpp); module shapes (Module.cpp);
+/// a helper inlined, independent statements reordered (Inline.cpp); names,
+/// unrelated code and the program's own helpers (Whole.cpp).
 const std::vector<Transform> &transforms();
 
 void addExtractTransforms(std::vector<Transform> &Into);
 void addWrapTransforms(std::vector<Transform> &Into);
 void addHoldTransforms(std::vector<Transform> &Into);
+void addModuleTransforms(std::vector<Transform> &Into);
+void addInlineTransforms(std::vector<Transform> &Into);
 void addWholeProgramTransforms(std::vector<Transform> &Into);
 
 /// A statement as code that can move: for `T x = init;`, split into the

@@ -97,3 +97,80 @@
 // RUN: %not %reshape %S/Inputs/no_tensors.cpp -o %t.bad --transforms extract-everything -- -std=c++20 2>&1 \
 // RUN:   | %filecheck %s --check-prefix=UNKNOWN
 // UNKNOWN: error: no transform named 'extract-everything' (--list names them)
+//
+// Module shapes. The program's module derives from a base with its forward
+// as a pure virtual, overrides it, and is called through the base; a module
+// is applied through a Sequential or a shared_ptr holding it. The marker
+// stays on the call's line. pl has no ModuleList or ModuleDict: those two
+// find no site in a pl program.
+// RUN: rm -rf %t.modules && %reshape %S/Inputs/modules.cpp -o %t.modules \
+// RUN:   --transforms module-virtual,module-sequential,module-list,module-dict,module-shared-ptr,inline-helper,reorder \
+// RUN:   -- -std=c++20 %pl_includes | %filecheck %s --check-prefix=MODULES
+// MODULES: modules.cpp: 5 variants written, 0 dropped (do not compile), 2 transforms without a site
+// RUN: %filecheck %s --input-file %t.modules/modules.reshape.json --check-prefix=MODULES-JSON
+// MODULES-JSON:      "not_applicable": [
+// MODULES-JSON-NEXT:   "module-list",
+// MODULES-JSON-NEXT:   "module-dict"
+// RUN: %filecheck %s --input-file %t.modules/modules.module-virtual.cpp --check-prefix=VIRTUAL
+// VIRTUAL:      struct ReshapeModuleBase0 : pl::nn::Module {
+// VIRTUAL-NEXT:   virtual pl::Tensor forward(const pl::Tensor & input) const = 0;
+// VIRTUAL-NEXT: };
+// VIRTUAL:      struct ScorerImpl : ReshapeModuleBase0 {
+// VIRTUAL:        pl::Tensor forward(const pl::Tensor &input) const override { return layer(input); }
+// VIRTUAL:        const pl::Tensor scores = static_cast<ReshapeModuleBase0 &>(*scorer).forward(batch); // expect: placement-mixed-device
+// RUN: %filecheck %s --input-file %t.modules/modules.module-sequential.cpp --check-prefix=SEQUENTIAL
+// SEQUENTIAL:      pl::nn::Sequential reshape_module0;
+// SEQUENTIAL-NEXT: reshape_module0->push_back(scorer);
+// SEQUENTIAL-NEXT: const pl::Tensor scores = reshape_module0->forward(batch); // expect: placement-mixed-device
+// RUN: %filecheck %s --input-file %t.modules/modules.module-shared-ptr.cpp --check-prefix=SHARED
+// SHARED:      std::shared_ptr<ScorerImpl> reshape_module0 = scorer.ptr();
+// SHARED-NEXT: const pl::Tensor scores = reshape_module0->forward(batch); // expect: placement-mixed-device
+//
+// ModuleList and ModuleDict, on libtorch's declarations of them.
+// RUN: rm -rf %t.torch && %reshape %S/Inputs/torch_modules.cpp -o %t.torch \
+// RUN:   --transforms module-virtual,module-list,module-dict -- -std=c++17 | %filecheck %s --check-prefix=TORCH
+// TORCH: torch_modules.cpp: 3 variants written, 0 dropped (do not compile), 0 transforms without a site
+// RUN: %filecheck %s --input-file %t.torch/torch_modules.module-list.cpp --check-prefix=LIST
+// LIST:      torch::nn::ModuleList reshape_module0;
+// LIST-NEXT: reshape_module0->push_back(encoder.ptr());
+// LIST-NEXT: return reshape_module0->at<EncoderImpl>(0).forward(tokens) + bias; // expect: placement-mixed-device
+// RUN: %filecheck %s --input-file %t.torch/torch_modules.module-dict.cpp --check-prefix=DICT
+// DICT:      torch::nn::ModuleDict reshape_module0;
+// DICT-NEXT: reshape_module0->update(std::vector<std::pair<std::string, std::shared_ptr<torch::nn::Module>>>{{[{][{]}}"encoder", encoder.ptr(){{[}][}]}});
+// DICT-NEXT: return reshape_module0->at<EncoderImpl>("encoder").forward(tokens) + bias; // expect: placement-mixed-device
+// RUN: %filecheck %s --input-file %t.torch/torch_modules.module-virtual.cpp --check-prefix=TORCH-VIRTUAL
+// TORCH-VIRTUAL:      struct ReshapeModuleBase0 : torch::nn::Module {
+// TORCH-VIRTUAL-NEXT:   virtual at::Tensor forward(const at::Tensor & tokens) = 0;
+// TORCH-VIRTUAL:      torch::Tensor forward(const torch::Tensor &tokens) override { return tokens; }
+// TORCH-VIRTUAL:      return static_cast<ReshapeModuleBase0 &>(*encoder).forward(tokens) + bias; // expect: placement-mixed-device
+//
+// A helper inlined: a one-return body takes the call's place on its line,
+// with the arguments for the parameters (the marker stays); a body of a few
+// statements comes before the statement, its parameters bound to the
+// arguments and its names kept apart.
+// RUN: %filecheck %s --input-file %t.modules/modules.inline-helper.cpp --check-prefix=INLINE
+// INLINE: const pl::Tensor shifted = ((batch) * (2.0)) + offsets; // expect: placement-mixed-device
+// RUN: rm -rf %t.helpers && %reshape %S/Inputs/helpers.cpp -o %t.helpers --transforms inline-helper,reorder \
+// RUN:   -- -std=c++20 %pl_includes | %filecheck %s --check-prefix=HELPERS-SUMMARY
+// HELPERS-SUMMARY: helpers.cpp: 2 variants written, 0 dropped (do not compile), 0 transforms without a site
+// RUN: %filecheck %s --input-file %t.helpers/helpers.inline-helper.cpp --check-prefix=INLINE-BODY
+// INLINE-BODY:      const pl::Tensor & values_inlined0 = readings;
+// INLINE-BODY-NEXT: const pl::Tensor mean_inlined0 = values_inlined0.mean({0});
+// INLINE-BODY-NEXT: const pl::Tensor normal = (values_inlined0 - mean_inlined0);
+// A helper that returns early or calls itself keeps its calls.
+// RUN: rm -rf %t.kept && %reshape %S/Inputs/not_inlined.cpp -o %t.kept --transforms inline-helper \
+// RUN:   -- -std=c++20 %pl_includes | %filecheck %s --check-prefix=KEPT
+// KEPT: not_inlined.cpp: 0 variants written, 0 dropped (do not compile), 1 transforms without a site
+//
+// Reordering: a statement swaps with its neighbour when they share nothing,
+// each with its trailing comment; the call that sets the random seed keeps
+// its place, and so does a statement next to one that reads its variable.
+// RUN: %filecheck %s --input-file %t.modules/modules.reorder.cpp --check-prefix=REORDER-MARKED
+// REORDER-MARKED:      const pl::Tensor scores = scorer(batch); // expect: placement-mixed-device
+// REORDER-MARKED-NEXT: const pl::Tensor offsets = pl::ones({4}, pl::device(device));
+// RUN: %filecheck %s --input-file %t.helpers/helpers.reorder.cpp --check-prefix=REORDER
+// REORDER:      const pl::Tensor readings = pl::ones({8, 4});
+// REORDER-NEXT: pl::manual_seed(7);
+// REORDER-NEXT: const pl::Tensor normal = centred(readings);
+// REORDER-NEXT: const pl::Tensor noise = pl::randn({4});
+// REORDER-NEXT: const pl::Tensor total = normal.sum() + noise.sum();
