@@ -283,8 +283,6 @@ at::Tensor ones(at::IntArrayRef size, at::TensorOptions options = {});
 at::Tensor zeros(at::IntArrayRef size, at::TensorOptions options = {});
 at::Tensor empty(at::IntArrayRef size, at::TensorOptions options = {});
 at::Tensor randn(at::IntArrayRef size, at::TensorOptions options = {});
-// As torch/csrc/autograd/generated/variable_factories.h has it: memory the caller owns.
-at::Tensor from_blob(void *data, at::IntArrayRef sizes, const at::TensorOptions &options = {});
 at::Tensor rand(at::IntArrayRef size, at::TensorOptions options = {});
 at::Tensor full(at::IntArrayRef size, const at::Scalar &fill_value, at::TensorOptions options = {});
 at::Tensor arange(const at::Scalar &end, at::TensorOptions options = {});
