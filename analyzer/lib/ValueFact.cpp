@@ -34,6 +34,7 @@ ValueFact ValueFact::join(const ValueFact &Other) const {
   Result.AfterMismatch = AfterMismatch;
   if (MadeBy == Other.MadeBy)
     Result.MadeBy = MadeBy;
+  Result.Pending = Pending ? Pending : Other.Pending;
   return Result;
 }
 

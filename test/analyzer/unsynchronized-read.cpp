@@ -137,3 +137,62 @@ void swapsBackIn(const torch::Tensor &batch, torch::Tensor &onDevice) {
   torch::Tensor host = batch.to(torch::kCUDA).relu().to(torch::kCPU, /*non_blocking=*/true);
   onDevice = host.to(torch::kCUDA, /*non_blocking=*/true);
 }
+
+// A synchronisation on one path only (a profiling branch) leaves the copy
+// pending on the other: the read after the join is reported.
+void synchronizedOnlyWhenProfiling(const torch::Tensor &batch, bool profiling) {
+  torch::Tensor host = (batch.to(torch::kCUDA) * 2).to(torch::kCPU, /*non_blocking=*/true);
+  if (profiling)
+    torch::cuda::synchronize();
+  log_metrics(host);
+  // CHECK-MESSAGES: :[[@LINE-1]]:15: warning: 'host' is read on the host before the non_blocking copy that fills it is synchronized; it may hold stale or partial values [placement-unsynchronized-read]
+  // CHECK-MESSAGES: :[[@LINE-5]]:53: note: copied here with non_blocking=true; synchronize before reading it
+  // CHECK-FIXES: {{^}}  if (profiling){{$}}
+  // CHECK-FIXES-NEXT: {{^}}    torch::cuda::synchronize();{{$}}
+  // CHECK-FIXES-NEXT: {{^}}  torch::cuda::synchronize();{{$}}
+  // CHECK-FIXES-NEXT: {{^}}  log_metrics(host);{{$}}
+}
+
+void synchronizedOnEveryPath(const torch::Tensor &batch, bool profiling) {
+  torch::Tensor host = (batch.to(torch::kCUDA) * 2).to(torch::kCPU, /*non_blocking=*/true);
+  if (profiling) {
+    torch::cuda::synchronize();
+    consume(1.0f);
+  } else {
+    at::cuda::getCurrentCUDAStream().synchronize();
+  }
+  log_metrics(host);
+}
+
+// A helper that queues the download and returns at once: its caller reads
+// a pending copy. One that synchronises before returning, or a call of a
+// helper that waits for the device, completes it.
+torch::Tensor toHostAsync(const torch::Tensor &t) {
+  return t.detach().to(torch::kCPU, /*non_blocking=*/true);
+}
+
+torch::Tensor toHostAndWait(const torch::Tensor &t) {
+  torch::Tensor host = t.detach().to(torch::kCPU, /*non_blocking=*/true);
+  torch::cuda::synchronize();
+  return host;
+}
+
+void waitForTheDevice() { torch::cuda::synchronize(); }
+
+void readsWhatAHelperQueued(const torch::Tensor &batch) {
+  torch::Tensor host = toHostAsync(batch.to(torch::kCUDA) * 2);
+  log_metrics(host);
+  // CHECK-MESSAGES: :[[@LINE-1]]:15: warning: 'host' is read on the host before the non_blocking copy that fills it is synchronized; it may hold stale or partial values [placement-unsynchronized-read]
+  // CHECK-MESSAGES: :[[@LINE-15]]:21: note: copied here with non_blocking=true; synchronize before reading it
+}
+
+void readsWhatAHelperWaitedFor(const torch::Tensor &batch) {
+  torch::Tensor host = toHostAndWait(batch.to(torch::kCUDA) * 2);
+  log_metrics(host);
+}
+
+void readsAfterAHelperWaits(const torch::Tensor &batch) {
+  torch::Tensor host = (batch.to(torch::kCUDA) * 2).to(torch::kCPU, /*non_blocking=*/true);
+  waitForTheDevice();
+  log_metrics(host);
+}

@@ -1,5 +1,5 @@
 // Calls of free functions: std::move/forward and make_shared of a module,
-// the API model's factories and ops, and the unit's own functions through
+// the API's calls (ApiCalls.cpp), and the unit's own functions through
 // their summaries.
 #include "flow/DeviceFlow.h"
 
@@ -54,7 +54,7 @@ ValueFact DeviceFlow::evaluateCall(const CallExpr &Call) {
   case CallKind::Unmodelled:
     break;
   default:
-    return evaluateApiCall(Call, *Callee, Api);
+    return evaluateApiCall(Call, Api);
   }
   return summaryCall(Call, *Callee);
 }
@@ -196,141 +196,17 @@ ValueFact DeviceFlow::summaryCall(const CallExpr &Call, const FunctionDecl &Call
     if (Summary.ByReference[I])
       if (std::optional<Place> Where = placeOf(stripCopies(ArgExprs[I])))
         write(*Where, *Summary.ByReference[I], nullptr, Call.getExprLoc());
+  if (Summary.Synchronizes)
+    completeDownloads(Call);
 
   if (!Tracked)
     return ValueFact();
   AbstractValue Result = Summary.Result;
   PlaceModule(Result);
   ValueFact Whole = resultOf(Call, Result.Whole.Devices, Result.Whole.Dim);
+  Whole.Pending = Result.Whole.Pending; // a download the callee queued and did not wait for
   Result.Whole = Whole;
   return yield(Call, std::move(Result));
-}
-
-ValueFact DeviceFlow::evaluateApiCall(const CallExpr &Call, const FunctionDecl &Callee,
-                                      ApiCall Api) {
-  llvm::SmallVector<const Expr *, 4> Args(Call.arguments());
-  // The device a factory's options or device argument names (Default if none).
-  auto FactoryDevice = [&](DeviceSet Default) {
-    for (const Expr *Arg : llvm::reverse(Args)) {
-      ValueKind ArgKind = Model.classify(Arg->getType());
-      if (ArgKind == ValueKind::TensorOptions) {
-        ValueFact Options = factOf(Arg);
-        noteCudaUse(Call, Options);
-        return Options.OptionsWithoutDevice ? Default : Options.Devices;
-      }
-      if (ArgKind == ValueKind::Device || ArgKind == ValueKind::DeviceType) {
-        ValueFact Device = deviceFromArguments(Arg);
-        noteCudaUse(Call, Device);
-        return Device.Devices;
-      }
-    }
-    return Default;
-  };
-  auto Created = [&](DeviceSet Devices, ZeroDim Dim) {
-    ValueFact Fact = ValueFact::on(Devices, Dim);
-    Fact.From = {OriginKind::Created, Call.getExprLoc()};
-    Fact.MadeBy = &Call;
-    return Fact;
-  };
-  const DeviceSet OnCpu = DeviceSet::of(AbstractDevice::cpu());
-  if (Model.classify(Call.getType()) == ValueKind::Module) {
-    // torch::jit::load(path[, device]): a scripted module, on the device
-    // named (passed as an optional<Device>), the cpu by default.
-    DeviceSet Devices = OnCpu;
-    for (const Expr *Arg : Args) {
-      const Expr *Value = convertedValue(Arg);
-      ValueKind Kind = Model.classify(Value->getType());
-      if (Kind == ValueKind::Device || Kind == ValueKind::DeviceType) {
-        ValueFact Device = deviceFromArguments(Value);
-        noteCudaUse(Call, Device);
-        Devices = Device.Devices;
-      }
-    }
-    return Created(Devices, ZeroDim::No);
-  }
-  bool HasTensorArgument =
-      llvm::any_of(Args, [&](const Expr *Arg) { return Model.isTensor(Arg->getType()); });
-  switch (Api.Kind) {
-  case CallKind::Synchronize: // cuda::synchronize()
-    completeDownloads(Call);
-    return untracked(Call);
-  case CallKind::Sample:
-    // `normal(0, 1, {n})` draws from numbers: a factory.
-    if (HasTensorArgument)
-      break;
-    return Created(FactoryDevice(OnCpu), ZeroDim::Unknown);
-  case CallKind::Factory: {
-    ZeroDim Dim = ZeroDim::No;
-    if (Api.Rank == ResultRank::OfLiteral && !Args.empty()) {
-      QualType Data = convertedValue(Args[0])->getType().getNonReferenceType();
-      if (Data->isArithmeticType())
-        Dim = ZeroDim::Yes;
-      else if (!listElements(Args[0]) && !Data->isRecordType())
-        Dim = ZeroDim::Unknown; // a std::vector's data has one dim at least
-    } else if (!Args.empty() && isEmptyList(Args[0])) {
-      Dim = ZeroDim::Yes; // zeros({})
-    }
-    return Created(FactoryDevice(OnCpu), Dim);
-  }
-  case CallKind::WrapsHostMemory:
-    return Created(FactoryDevice(OnCpu), ZeroDim::No);
-  case CallKind::ScalarFactory:
-    return Created(FactoryDevice(OnCpu), ZeroDim::Yes);
-  case CallKind::FactoryLike: {
-    ValueFact Like = Args.empty() ? ValueFact::unknown() : factOf(Args[0]);
-    return Created(FactoryDevice(Like.Devices), Like.Dim);
-  }
-  case CallKind::SameDeviceOp: {
-    llvm::SmallVector<Operand, 3> Operands;
-    for (const Expr *Arg : Args)
-      if (Model.isTensor(Arg->getType()))
-        Operands.push_back(operand(Arg, /*Promotable=*/Api.AdmitsCpuScalar));
-    return operation(Call, Api, std::move(Operands));
-  }
-  case CallKind::ListOp:
-    return evaluateListOp(Call, Api, Callee.getName());
-  case CallKind::Split:
-    return Args.empty() ? resultOf(Call, DeviceSet::unknown(), ZeroDim::No)
-                        : derivedFrom(Call, factOf(Args[0]), ZeroDim::No);
-  case CallKind::SerializedLoad: {
-    // `torch::load(t, path[, device])`: data files hold what was saved, and
-    // tensors are saved from the host as a rule; on the device given if any.
-    std::optional<Place> Into = Args.empty() || !Model.isTensor(Args[0]->getType())
-                                    ? std::nullopt
-                                    : placeOf(Args[0]);
-    if (Into) {
-      ValueFact Loaded = Created(FactoryDevice(OnCpu), ZeroDim::Unknown);
-      write(*Into, Loaded, nullptr, Call.getExprLoc());
-    }
-    return ValueFact();
-  }
-  case CallKind::OptionsDevice: {
-    ValueFact Options = deviceFromArguments(Args);
-    Options.MadeBy = &Call;
-    return Options;
-  }
-  case CallKind::OptionsBuilder:
-  case CallKind::OptionsRequiresGrad: {
-    ValueFact Options = ValueFact::on(OnCpu);
-    Options.OptionsWithoutDevice = true;
-    Options.MadeBy = &Call;
-    return Options;
-  }
-  default:
-    break;
-  }
-  if (!Model.isTensor(Call.getType()))
-    return untracked(Call);
-  // Any other API function (relu, softmax, nll_loss, index_select, ...)
-  // needs its tensor arguments on one device, and returns a tensor there;
-  // a loss compares its inputs element by element: none of them is a scalar.
-  llvm::SmallVector<Operand, 3> Operands;
-  for (const Expr *Arg : Args)
-    if (const Expr *Tensor = tensorArgument(Arg))
-      Operands.push_back(operand(Tensor, /*Promotable=*/Api.Kind != CallKind::Loss));
-  if (Operands.empty())
-    return resultOf(Call, DeviceSet::unknown(), ZeroDim::Unknown);
-  return operation(Call, Api, std::move(Operands));
 }
 
 } // namespace placelint::analysis

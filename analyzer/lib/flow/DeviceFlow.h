@@ -6,10 +6,13 @@
 //   Expressions.cpp  dispatch, casts, names, literals, device values
 //   Constructors.cpp Device, TensorOptions and module constructions
 //   Operators.cpp    overloaded operators on tensors and modules
-//   MemberCalls.cpp  methods of tensors, options and user classes
-//   Transfers.cpp    to / cuda / cpu and item()
+//   MemberCalls.cpp  member calls, by the object's class: options, lists,
+//                    modules, user classes
+//   ApiCalls.cpp     the API's calls, method and free spellings alike: one
+//                    switch from CallKind to its transfer function
+//   Transfers.cpp    to / cuda / cpu and item(); synchronisations
 //   Modules.cpp      Module::to and calling a module
-//   Calls.cpp        free functions: the API model's, std's, the unit's
+//   Calls.cpp        free functions: std's, the unit's (summaries)
 //   Lists.cpp        lists of tensors, and cat / stack over them
 //   Operations.cpp   operations combining tensors, and PyTorch's device rule
 //   CudaGuards.cpp   where CUDA is asked for, and how many devices the checks
@@ -143,7 +146,8 @@ private:
 
   // MemberCalls.cpp
   ValueFact evaluateMemberCall(const clang::CXXMemberCallExpr &Call);
-  ValueFact evaluateTensorMethod(const clang::CXXMemberCallExpr &Call, ApiCall Api);
+  // ApiCalls.cpp: a call of the API, method or free function, by its kind.
+  ValueFact evaluateApiCall(const clang::CallExpr &Call, ApiCall Api);
   ValueFact evaluateOptionsMethod(const clang::CXXMemberCallExpr &Call, ApiCall Api);
 
   // Transfers.cpp
@@ -164,8 +168,6 @@ private:
 
   // Calls.cpp
   ValueFact evaluateCall(const clang::CallExpr &Call);
-  ValueFact evaluateApiCall(const clang::CallExpr &Call, const clang::FunctionDecl &Callee,
-                            ApiCall Api);
   // A call of a function of the unit, through its summary: its result, and
   // what it leaves in its object (Object, for a method) and in what it
   // takes by non-const reference.

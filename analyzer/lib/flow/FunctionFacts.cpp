@@ -68,6 +68,9 @@ void FunctionFacts::orderByExecution() {
   orderRecords(CalleeTransfers, CalleeTransferIndex, Order,
                [](const TransferThroughCall &M) { return Pair{M.Transfer.Call, M.Through}; },
                [](const TransferThroughCall &M) { return M.Through; });
+  orderRecords(Synchronizations, SynchronizationIndex, Order,
+               [](const Synchronization &S) { return S.Call; },
+               [](const Synchronization &S) { return S.Call; });
   orderRecords(CudaRequests, CudaRequestIndex, Order,
                [](const CudaRequest &R) { return std::make_pair(R.Where, R.Block); },
                [](const CudaRequest &R) { return R.Where; });
@@ -128,6 +131,11 @@ void FunctionFacts::record(ParameterUse Use) {
   keepLatest(ParameterUses, ParameterUseIndex, At, std::move(Use));
 }
 
+void FunctionFacts::record(Synchronization Sync) {
+  const Expr *At = Sync.Call;
+  keepLatest(Synchronizations, SynchronizationIndex, At, Sync);
+}
+
 void FunctionFacts::record(Transfer T) {
   const Expr *At = T.Call;
   keepLatest(Transfers, TransferIndex, At, std::move(T));
@@ -151,20 +159,6 @@ const Transfer *FunctionFacts::transferThatMade(const ValueFact &Fact) const {
   auto It = Fact.MadeBy ? TransferIndex.find(Fact.MadeBy) : TransferIndex.end();
   return It == TransferIndex.end() || Transfers[It->second].IsSync ? nullptr
                                                                    : &Transfers[It->second];
-}
-
-const CallExpr *FunctionFacts::downloadInFlight(const ValueFact &Fact) const {
-  if (const Transfer *T = transferThatMade(Fact))
-    return T->NonBlocking && T->Target.isKnown() && T->Target.single() &&
-                   T->Target.single()->isCpu()
-               ? T->Call
-               : nullptr;
-  // `host.copy_(d, true)`: the host tensor, written in place by the copy.
-  ApiCall Api;
-  const CallExpr *Copy = callThatMade(Fact, Api);
-  return Copy && Api.Kind == CallKind::CrossDeviceCopy && Body.model().isNonBlocking(*Copy)
-             ? Copy
-             : nullptr;
 }
 
 bool FunctionFacts::optionsAskFor(const ValueFact &Options, CallKind Flag) const {

@@ -63,6 +63,14 @@ struct Transfer {
   bool NonBlocking = false;
 };
 
+// A point where the host waits for the device's queued work:
+// `cuda::synchronize()`, a stream's or an event's `synchronize()`, `item()`
+// or a blocking download of a device tensor, or a call of a function of the
+// unit that does one of these.
+struct Synchronization {
+  const clang::Expr *Call = nullptr;
+};
+
 // A CUDA device written in the code (`.cuda()`, `kCUDA`, `"cuda:1"` where a
 // device is expected), and whether availability checks guard it: every path
 // to it, here or in every caller, passed `cuda::is_available()` (one device)
@@ -138,6 +146,7 @@ public:
   llvm::ArrayRef<Transfer> transfers() const { return Transfers; }
   llvm::ArrayRef<CudaRequest> cudaRequests() const { return CudaRequests; }
   llvm::ArrayRef<ParameterUse> parameterUses() const { return ParameterUses; }
+  llvm::ArrayRef<Synchronization> synchronizations() const { return Synchronizations; }
   // Operations in the functions this one calls that fail with what the
   // calls give them (Finding.Through: the call here).
   llvm::ArrayRef<CalleeFailure> calleeFailures() const { return CalleeFailures; }
@@ -156,10 +165,6 @@ public:
   const clang::CallExpr *callThatMade(const ValueFact &Fact, ApiCall &Api) const;
   // The transfer (to/cuda/cpu) whose copy the value is, or null.
   const Transfer *transferThatMade(const ValueFact &Fact) const;
-  // The non_blocking copy to the host (`to(kCPU, …, true)`, `copy_(d,
-  // true)`) whose bytes the value is still waiting for, with no
-  // synchronisation since on any path; or null.
-  const clang::CallExpr *downloadInFlight(const ValueFact &Fact) const;
   // The factory that made the value on the host, no device given nor pinned
   // memory asked for (the value itself, or a reshaped or converted copy of
   // it), or null.
@@ -207,6 +212,7 @@ public:
   void record(ParameterUse Use);
   void record(CalleeFailure Failure);
   void record(TransferThroughCall Moved);
+  void record(Synchronization Sync);
   void recordCudaRequest(const clang::Expr &Where, unsigned Block, unsigned DevicesNeeded);
   // After the fixed point: how many devices the checks on the way to each
   // request ensure, and the weakest call when callers' checks count.
@@ -262,6 +268,8 @@ private:
   std::vector<Transfer> Transfers;
   llvm::DenseMap<const clang::Expr *, unsigned> TransferIndex;
   std::vector<ParameterUse> ParameterUses;
+  std::vector<Synchronization> Synchronizations;
+  llvm::DenseMap<const clang::Expr *, unsigned> SynchronizationIndex;
   std::vector<CalleeFailure> CalleeFailures;
   std::vector<TransferThroughCall> CalleeTransfers;
   llvm::DenseMap<std::pair<const clang::Expr *, const clang::Expr *>, unsigned> CalleeTransferIndex;

@@ -30,7 +30,8 @@ bool isAnalyzable(const FunctionDecl &Function, const ASTContext &Context) {
 namespace {
 
 void describeForKey(llvm::raw_ostream &Stream, const ValueFact &Fact) {
-  Stream << '|' << static_cast<int>(Fact.Dim) << Fact.OptionsWithoutDevice << Fact.AfterMismatch;
+  Stream << '|' << static_cast<int>(Fact.Dim) << Fact.OptionsWithoutDevice << Fact.AfterMismatch
+         << static_cast<const void *>(Fact.Pending);
   Stream << (Fact.Devices.isBottom() ? "b" : Fact.Devices.isUnknown() ? "u" : "s");
   for (const AbstractDevice &D : Fact.Devices.devices())
     Stream << ',' << static_cast<int>(D.form()) << static_cast<int>(D.type()) << ':'
@@ -309,6 +310,7 @@ CallSummary FunctionSummaries::summarize(const FunctionDecl &Callee, const CallI
     Summary.ByReference.push_back(Out ? std::optional(Export(*Out)) : std::nullopt);
   Summary.Mismatches = mismatchesOf(Facts);
   Summary.Transfers = transfersOfInputs(Callee, Facts);
+  Summary.Synchronizes = !Facts.synchronizations().empty();
   if (ComputingFields)
     return Summary;
   Cache.emplace(Key, Summary);

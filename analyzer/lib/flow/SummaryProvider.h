@@ -83,6 +83,9 @@ struct CallSummary {
   // Every operation that fails with these inputs (Failures or not).
   std::vector<CalleeFailure> Mismatches;
   std::vector<CalleeTransfer> Transfers;
+  // Whether the callee waits for the device's queued work on some path: a
+  // copy pending before the call is taken as done after it.
+  bool Synchronizes = false;
 
   static CallSummary unknown() { return {AbstractValue(ValueFact::unknown()), {}, {}}; }
 };

@@ -67,6 +67,8 @@ ValueFact DeviceFlow::evaluateTransfer(const CXXMemberCallExpr &Call, ApiCall Ap
   ValueFact Result = ValueFact::on(Target, Source.Dim);
   Result.setOrigin({OriginKind::Moved, Call.getExprLoc()});
   Result.MadeBy = &Call;
+  if (NonBlocking && To && To->isCpu())
+    Result.Pending = &Call;
   return Result;
 }
 
@@ -80,9 +82,9 @@ ValueFact DeviceFlow::evaluateSync(const CXXMemberCallExpr &Call) {
 }
 
 void DeviceFlow::completeDownloads(const Expr &Sync) {
+  Facts.record(Synchronization{&Sync});
   for (auto &[Path, Fact] : Current)
-    if (Facts.downloadInFlight(Fact))
-      Fact.MadeBy = &Sync;
+    Fact.Pending = nullptr;
 }
 
 } // namespace placelint::analysis

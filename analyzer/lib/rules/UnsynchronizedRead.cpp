@@ -2,9 +2,10 @@
 // fills (`d.to(kCPU, /*non_blocking=*/true)`, `h.copy_(d, true)`) read
 // before anything waited for the copy: it may hold stale or partial values
 // (docs/rules/placement-unsynchronized-read.md). The flow analysis keeps
-// the copy as the value's maker until a synchronisation (cuda::synchronize,
-// stream or event synchronize, item() or a blocking download of a device
-// tensor) on every path; a read of a value still made by the copy is the bug.
+// the copy as the value's pending download until a synchronisation
+// (cuda::synchronize, stream or event synchronize, item() or a blocking
+// download of a device tensor, a function that does one) on every path; a
+// read of a value still pending is the bug.
 #include "rules/Rules.h"
 
 #include "BodyFacts.h"
@@ -129,7 +130,7 @@ void diagnoseUnsynchronizedRead(const FunctionFacts &Facts, FindingsHandler &Han
   for (const auto &[E, Fact] : Facts.expressions()) {
     if (!isa<DeclRefExpr, MemberExpr>(E) || !Model.isTensor(E->getType()))
       continue;
-    const CallExpr *Copy = Facts.downloadInFlight(Fact);
+    const CallExpr *Copy = Fact.Pending;
     if (!Copy || !mayReadTheDevice(Facts, *Copy) || !isRead(*E, Facts))
       continue;
     const Expr *&First = FirstRead[Copy];

@@ -12,6 +12,7 @@
 #include <string>
 
 namespace clang {
+class CallExpr;
 class Expr;
 class NamedDecl;
 class ValueDecl;
@@ -33,6 +34,11 @@ struct ValueFact {
   // new value. What that call was (its kind, its arguments' facts) is the
   // value's provenance, which rules read through FunctionFacts.
   const clang::Expr *MadeBy = nullptr;
+  // The non_blocking copy to the host whose bytes the value may still be
+  // waiting for: set by the copy, cleared by a synchronisation. A join
+  // keeps it (synchronised on one path only is not synchronised), and
+  // MadeBy still names the copy after it is cleared.
+  const clang::CallExpr *Pending = nullptr;
   // The result of an operation that mismatched: it would have thrown, so
   // nothing computed from it is reported again.
   bool AfterMismatch = false;
