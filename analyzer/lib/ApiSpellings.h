@@ -32,6 +32,10 @@ enum class ApiNameRole {
   HolderAccess,
   RandomFactory,
   DeviceConstant,
+  HostBuffer,
+  HostBufferData,
+  PageableAllocator,
+  PinsHostMemory,
 };
 
 // Whether Name has the role: some line of the role matches it.

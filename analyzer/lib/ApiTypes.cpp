@@ -271,6 +271,34 @@ bool ApiModel::isOptional(QualType Type) {
   return Record && stdHolder(Record->getQualifiedNameAsString()) == StdHolder::Optional;
 }
 
+bool ApiModel::ownsPageableMemory(QualType Type) {
+  const auto *Container = dyn_cast_or_null<ClassTemplateSpecializationDecl>(
+      Type.getNonReferenceType()->getAsCXXRecordDecl());
+  if (!Container ||
+      !hasApiName(ApiNameRole::HostBuffer,
+                  Container->getSpecializedTemplate()->getQualifiedNameAsString()))
+    return false;
+  // Its elements come from its allocator, as the standard names it in every
+  // allocator-aware container; one without (std::array) holds them inside.
+  for (const Decl *Member : Container->decls())
+    if (const auto *Alias = dyn_cast<TypedefNameDecl>(Member);
+        Alias && Alias->getName() == "allocator_type") {
+      const CXXRecordDecl *Allocator = Alias->getUnderlyingType()->getAsCXXRecordDecl();
+      return Allocator &&
+             hasApiName(ApiNameRole::PageableAllocator, Allocator->getQualifiedNameAsString());
+    }
+  return true;
+}
+
+bool ApiModel::givesBufferAddress(const CXXMethodDecl &Method) {
+  return Method.getIdentifier() && hasApiName(ApiNameRole::HostBufferData, Method.getName()) &&
+         ownsPageableMemory(QualType(Method.getParent()->getTypeForDecl(), 0));
+}
+
+bool ApiModel::pinsHostMemory(const FunctionDecl &Function) {
+  return Function.getIdentifier() && hasApiName(ApiNameRole::PinsHostMemory, Function.getName());
+}
+
 bool ApiModel::isDataLoader(QualType Type) const {
   const CXXRecordDecl *Record = Type.getNonReferenceType()->getAsCXXRecordDecl();
   return Record && hasApiName(ApiNameRole::DataLoader, Record->getName());

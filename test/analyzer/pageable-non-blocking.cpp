@@ -7,6 +7,10 @@
 #include <vector>
 
 void consume(const torch::Tensor &t);
+namespace torch {
+at::Tensor from_blob(void *data, at::IntArrayRef sizes, at::TensorOptions options = {});
+at::Tensor reshape(const at::Tensor &self, at::IntArrayRef shape);
+} // namespace torch
 
 struct Net : torch::nn::Module {
   torch::Tensor forward(const torch::Tensor &x);
@@ -78,3 +82,150 @@ void blockingUpload(torch::Device device) {
 void madeOnlyToBeMoved(torch::Device device) {
   consume(torch::zeros({8}).to(device, true));
 }
+
+// from_blob wraps memory the program owns: a std::vector's elements are in
+// ordinary (pageable) memory, so the wrapper is too.
+void cameraFrameFromVector(torch::Device device, const std::vector<float> &captured) {
+  std::vector<float> frame(captured);
+  auto pixels = torch::from_blob(frame.data(), {720, 1280, 3});
+  consume(pixels.to(device, /*non_blocking=*/true));
+  // CHECK-MESSAGES: :[[@LINE-1]]:18: warning: non_blocking copy of 'pixels' from pageable host memory: it is staged synchronously and overlaps nothing; pin the tensor (pin_memory(), or pinned_memory(true) in its options) [placement-pageable-non-blocking]
+  // CHECK-MESSAGES: :[[@LINE-3]]:17: note: 'pixels' is made here in pageable memory
+}
+
+// The same through a local pointer into an array, viewed before the copy.
+void readingsFromArray(torch::Device device, float first) {
+  float readings[256] = {first};
+  float *start = &readings[0];
+  auto wrapped = torch::from_blob(start, {256}).view({16, 16});
+  consume(wrapped.to(device, true));
+  // CHECK-MESSAGES: :[[@LINE-1]]:19: warning: non_blocking copy of 'wrapped' from pageable host memory: it is staged synchronously and overlaps nothing; pin the tensor (pin_memory(), or pinned_memory(true) in its options) [placement-pageable-non-blocking]
+  // CHECK-MESSAGES: :[[@LINE-3]]:18: note: 'wrapped' is made here in pageable memory
+}
+
+// A view in the free spelling is of its tensor's memory too.
+void readingsReshaped(torch::Device device, const std::vector<float> &captured) {
+  std::vector<float> readings(captured);
+  auto grid = torch::reshape(torch::from_blob(readings.data(), {256}), {16, 16});
+  consume(grid.to(device, true));
+  // CHECK-MESSAGES: :[[@LINE-1]]:16: warning: non_blocking copy of 'grid' from pageable host memory: it is staged synchronously and overlaps nothing; pin the tensor (pin_memory(), or pinned_memory(true) in its options) [placement-pageable-non-blocking]
+  // CHECK-MESSAGES: :[[@LINE-3]]:30: note: 'grid' is made here in pageable memory
+}
+
+// Memory from elsewhere (cudaHostAlloc'd by the caller) may be pinned.
+void wrapsWhatTheCallerAllocated(torch::Device device, float *hostBuffer) {
+  auto wrapped = torch::from_blob(hostBuffer, {256});
+  consume(wrapped.to(device, true));
+}
+
+// A container given an allocator of its own (one that pins) is not
+// ordinary memory.
+template <typename T> struct PinnedAllocator {
+  using value_type = T;
+  T *allocate(std::size_t n);
+  void deallocate(T *p, std::size_t n);
+};
+template <typename T, typename U>
+bool operator==(const PinnedAllocator<T> &, const PinnedAllocator<U> &);
+template <typename T, typename U>
+bool operator!=(const PinnedAllocator<T> &, const PinnedAllocator<U> &);
+
+void cameraFrameFromPinnedVector(torch::Device device, std::size_t size) {
+  std::vector<float, PinnedAllocator<float>> frame(size);
+  auto pixels = torch::from_blob(frame.data(), {720, 1280, 3});
+  consume(pixels.to(device, /*non_blocking=*/true));
+}
+
+// Memory the program page-locks itself is pinned (cudaHostRegister, as
+// cuda_runtime_api.h declares it).
+extern "C" int cudaHostRegister(void *ptr, std::size_t size, unsigned int flags);
+
+void cameraFrameRegistered(torch::Device device, std::size_t size) {
+  std::vector<float> frame(size);
+  cudaHostRegister(frame.data(), size * sizeof(float), 0);
+  auto pixels = torch::from_blob(frame.data(), {720, 1280, 3});
+  consume(pixels.to(device, /*non_blocking=*/true));
+}
+
+// Every op allocates its result in ordinary memory, whatever its inputs:
+// a collate's stack converted to half is pageable ...
+void collatedHalfBatch(torch::Device device, int batchSize) {
+  std::vector<torch::Tensor> samples;
+  for (int i = 0; i < batchSize; ++i)
+    samples.push_back(torch::randn({3, 32, 32}));
+  auto batch = torch::stack(samples).to(torch::kHalf);
+  consume(batch.to(device, true));
+  // CHECK-MESSAGES: :[[@LINE-1]]:17: warning: non_blocking copy of 'batch' from pageable host memory: it is staged synchronously and overlaps nothing; pin the tensor (pin_memory(), or pinned_memory(true) in its options) [placement-pageable-non-blocking]
+  // CHECK-MESSAGES: :[[@LINE-3]]:16: note: 'batch' is made here in pageable memory
+}
+
+// ... and so is an op's result computed from a pinned tensor.
+void pinnedThenScaled(torch::Device device) {
+  auto pinned = torch::randn({64}).pin_memory();
+  auto scaled = pinned * 0.5;
+  consume(scaled.to(device, true));
+  // CHECK-MESSAGES: :[[@LINE-1]]:18: warning: non_blocking copy of 'scaled' from pageable host memory: it is staged synchronously and overlaps nothing; pin the tensor (pin_memory(), or pinned_memory(true) in its options) [placement-pageable-non-blocking]
+  // CHECK-MESSAGES: :[[@LINE-3]]:24: note: 'scaled' is made here in pageable memory
+}
+
+void collatedHalfBatchPinned(torch::Device device, int batchSize) {
+  std::vector<torch::Tensor> samples;
+  for (int i = 0; i < batchSize; ++i)
+    samples.push_back(torch::randn({3, 32, 32}));
+  auto batch = torch::stack(samples).to(torch::kHalf).pin_memory();
+  consume(batch.to(device, true));
+}
+
+// Known false negative: a dtype conversion (`to(kHalf)`) of a pinned tensor
+// gives a new tensor in pageable memory, but the flow keeps the tensor's
+// maker through a to() that moves nothing, so it is taken as still pinned.
+void pinnedThenConverted(torch::Device device) {
+  auto pinned = torch::randn({64}).pin_memory();
+  auto converted = pinned.to(torch::kHalf);
+  consume(converted.to(device, true));
+}
+
+// copy_ writes into the destination's own memory: a pinned staging tensor
+// stays pinned (a frame from a std::vector copied into it first) ...
+void frameCopiedIntoPinnedStaging(torch::Device device, std::vector<float> &frame) {
+  auto pixels = torch::from_blob(frame.data(), {720, 1280, 3});
+  auto staging = torch::empty({720, 1280, 3}, torch::TensorOptions().pinned_memory(true));
+  staging.copy_(pixels);
+  consume(staging.to(device, /*non_blocking=*/true));
+}
+
+// ... as does a pinned tensor that activations are offloaded into and
+// reloaded from,
+void activationsOffloadedToPinned(torch::Device device) {
+  auto activations = torch::randn({64, 512}, device);
+  auto offloaded = torch::empty({64, 512}, torch::TensorOptions().pinned_memory(true));
+  offloaded.copy_(activations, /*non_blocking=*/true);
+  torch::cuda::synchronize();
+  auto onHost = offloaded.to(torch::kCPU);
+  consume(onHost.to(device, /*non_blocking=*/true));
+}
+
+// while a pageable one stays pageable.
+void activationsOffloadedToPageable(torch::Device device) {
+  auto activations = torch::randn({64, 512}, device);
+  auto offloaded = torch::empty({64, 512});
+  offloaded.copy_(activations, /*non_blocking=*/true);
+  torch::cuda::synchronize();
+  consume(offloaded.to(device, /*non_blocking=*/true));
+  // CHECK-MESSAGES: :[[@LINE-1]]:21: warning: non_blocking copy of 'offloaded' from pageable host memory: it is staged synchronously and overlaps nothing; pin the tensor (pin_memory(), or pinned_memory(true) in its options) [placement-pageable-non-blocking]
+  // CHECK-MESSAGES: :[[@LINE-5]]:20: note: 'offloaded' is made here in pageable memory
+  // CHECK-FIXES: {{^}}  auto offloaded = torch::empty({64, 512}).pin_memory();{{$}}
+}
+
+// Known false negative: a member made in the constructor is of unknown
+// origin in the methods (the maker of a field is not carried across
+// methods), so its upload is not reported.
+class Prefetcher {
+public:
+  explicit Prefetcher(torch::Device device) : device_(device), staging_(torch::empty({64})) {}
+  torch::Tensor next() { return staging_.to(device_, /*non_blocking=*/true); }
+
+private:
+  torch::Device device_;
+  torch::Tensor staging_;
+};

@@ -3,9 +3,11 @@
 // memory known not to be pinned: the driver stages it synchronously, so the
 // copy overlaps nothing (docs/rules/placement-pageable-non-blocking.md).
 // Known pageable: made here on the host by a factory that asked for no
-// pinned memory, an operation or a blocking download (FunctionFacts::
-// pageableMaker); a tensor of unknown origin (a parameter, a loader's batch)
-// may be pinned and is not reported.
+// pinned memory, by an operation (every op allocates ordinary memory), by a
+// blocking download, or by from_blob over memory the program allocated the
+// ordinary way (a std::vector's data(), an array, new[]). A tensor of
+// unknown origin (a parameter, a loader's batch) may be pinned and is not
+// reported.
 #include "rules/Rules.h"
 
 #include "BodyFacts.h"
@@ -23,6 +25,9 @@ using namespace clang;
 
 namespace {
 
+// How far provenance is followed back (views of views, pointers to pointers).
+constexpr unsigned kMaxChain = 8;
+
 bool onHostOnly(const DeviceSet &Devices) {
   std::optional<AbstractDevice> Single = Devices.single();
   return Single && Single->isCpu();
@@ -37,12 +42,155 @@ bool initializesSource(const Expr &Source, const CallExpr &Factory) {
          stripCopies(Var->getInit())->IgnoreParenImpCasts() == &Factory;
 }
 
+// Where Pointer addresses host memory the program allocated the ordinary
+// way, which no allocator pinned: a std container's elements
+// (`frame.data()`, `&frame[0]`, with the default allocator), an array, a
+// `new[]`, or a local pointer that only ever held one of these. Gives the
+// variable that owns that memory (null for a `new[]`), or nullopt when the
+// memory may be pinned (a pointer from a parameter, from cudaHostAlloc).
+std::optional<const ValueDecl *> pageableBuffer(const Expr *Pointer, const BodyFacts &Body,
+                                                unsigned Depth = 0) {
+  if (Depth >= kMaxChain)
+    return std::nullopt;
+  const Expr *E = Pointer->IgnoreParenCasts();
+  // `frame.data() + offset`: the same memory.
+  if (const auto *Sum = dyn_cast<BinaryOperator>(E); Sum && Sum->isAdditiveOp())
+    return pageableBuffer(Sum->getLHS()->getType()->isPointerType() ? Sum->getLHS() : Sum->getRHS(),
+                          Body, Depth + 1);
+  if (const auto *New = dyn_cast<CXXNewExpr>(E))
+    return New->getNumPlacementArgs() == 0 ? std::optional<const ValueDecl *>(nullptr)
+                                           : std::nullopt;
+  const Expr *Container = nullptr;
+  if (const auto *Call = dyn_cast<CXXMemberCallExpr>(E);
+      Call && Call->getMethodDecl() && ApiModel::givesBufferAddress(*Call->getMethodDecl()))
+    Container = Call->getImplicitObjectArgument();
+  if (const auto *Address = dyn_cast<UnaryOperator>(E); Address && Address->getOpcode() == UO_AddrOf) {
+    const Expr *Element = Address->getSubExpr()->IgnoreParenImpCasts();
+    if (const auto *Subscript = dyn_cast<ArraySubscriptExpr>(Element))
+      return pageableBuffer(Subscript->getBase(), Body, Depth + 1);
+    if (const auto *Indexed = dyn_cast<CXXOperatorCallExpr>(Element);
+        Indexed && Indexed->getOperator() == OO_Subscript &&
+        ApiModel::ownsPageableMemory(Indexed->getArg(0)->getType()))
+      Container = Indexed->getArg(0);
+  }
+  if (Container) {
+    const ValueDecl *Owner = rootDecl(Container);
+    return Owner ? std::optional(Owner) : std::nullopt;
+  }
+  const auto *Ref = dyn_cast<DeclRefExpr>(E);
+  const auto *Var = Ref ? dyn_cast<VarDecl>(Ref->getDecl()) : nullptr;
+  if (!Var || isa<ParmVarDecl>(Var))
+    return std::nullopt;
+  if (Var->getType()->isArrayType())
+    return Var;
+  if (Var->isLocalVarDecl() && Var->getType()->isPointerType() && Var->getInit() &&
+      Body.assignmentsTo(*Var).empty() && !Body.isEscaped(*Var))
+    return pageableBuffer(Var->getInit(), Body, Depth + 1);
+  return std::nullopt;
+}
+
+// Whether the program page-locks Owner's memory (`cudaHostRegister(
+// frame.data(), ...)`) where this can see it: in the function, or for a
+// member, in any method of its class.
+bool registeredAsPinned(const ValueDecl &Owner, const FunctionFacts &Facts) {
+  auto Registers = [&](const Stmt &S) {
+    const auto *Call = dyn_cast<CallExpr>(&S);
+    const FunctionDecl *Callee = Call ? Call->getDirectCallee() : nullptr;
+    if (!Callee || !ApiModel::pinsHostMemory(*Callee) || Call->getNumArgs() == 0)
+      return false;
+    std::optional<const ValueDecl *> Registered = pageableBuffer(Call->getArg(0), Facts.body());
+    return Registered && *Registered == &Owner;
+  };
+  if (const auto *Field = dyn_cast<FieldDecl>(&Owner))
+    return llvm::any_of(Field->getParent()->decls(), [&](const Decl *Member) {
+      const auto *Method = dyn_cast<FunctionDecl>(Member);
+      const auto *Template = dyn_cast<FunctionTemplateDecl>(Member);
+      if (Template)
+        Method = Template->getTemplatedDecl();
+      return Method && Method->hasBody() && findInTree(Method->getBody(), Registers);
+    });
+  return findInTree(Facts.function().getBody(), Registers);
+}
+
+// The call that made the value in pageable host memory, or null when its
+// memory is unknown (a parameter, a loader's batch) or pinned. Every
+// operation allocates its result in ordinary memory, whatever its inputs;
+// only pin_memory(), pinned options and a non_blocking download give
+// pinned memory. A view, an in-place op and a copy_ into a tensor keep the
+// tensor's memory: where that was made.
+const CallExpr *pageableMaker(const FunctionFacts &Facts, const ValueFact &Fact,
+                              unsigned Depth = 0) {
+  std::optional<AbstractDevice> On = Fact.Devices.single();
+  const auto *Call = dyn_cast_or_null<CallExpr>(Fact.MadeBy);
+  if (!On || !On->isCpu() || !Call || !Facts.factAt(Call) || Depth >= kMaxChain)
+    return nullptr;
+  auto MemoryOf = [&](const Expr *Tensor) {
+    const ValueFact *Written = Tensor ? Facts.factAt(Tensor) : nullptr;
+    return Written ? pageableMaker(Facts, *Written, Depth + 1) : nullptr;
+  };
+  // An operator on tensors (`a - b`, `-a`) allocates its result; a compound
+  // assignment writes its left operand, where that was made.
+  if (const auto *Operator = dyn_cast<CXXOperatorCallExpr>(Call))
+    return Operator->isAssignmentOp() ? MemoryOf(Operator->getArg(0)) : Call;
+  const ApiModel &Model = Facts.body().model();
+  ApiCall Api = Model.classifyCall(*Call);
+  // The tensor a view or an in-place op works on: the method's object, or
+  // the free spelling's first tensor argument (`torch::narrow(t, ...)`).
+  const Expr *Object = nullptr;
+  if (const auto *Method = dyn_cast<CXXMemberCallExpr>(Call))
+    Object = Method->getImplicitObjectArgument();
+  else
+    for (const Expr *Arg : Call->arguments())
+      if (!Object && Model.isTensor(Arg->getType()))
+        Object = Arg;
+  switch (Api.Kind) {
+  case CallKind::Factory:
+  case CallKind::FactoryLike:
+  case CallKind::ScalarFactory:
+  case CallKind::Sample:
+    return llvm::any_of(Call->arguments(),
+                        [&](const Expr *Arg) {
+                          const ValueFact *Options = Facts.factAt(Arg);
+                          return Options &&
+                                 Model.classify(Arg->getType()) == ValueKind::TensorOptions &&
+                                 Facts.optionsAskFor(*Options, CallKind::OptionsPinnedMemory);
+                        })
+               ? nullptr
+               : Call;
+  case CallKind::WrapsHostMemory: {
+    std::optional<const ValueDecl *> Owner =
+        Call->getNumArgs() ? pageableBuffer(Call->getArg(0), Facts.body()) : std::nullopt;
+    return Owner && (!*Owner || !registeredAsPinned(**Owner, Facts)) ? Call : nullptr;
+  }
+  case CallKind::Transfer: {
+    // A blocking download; a non_blocking one gives pinned memory.
+    const Transfer *T = Facts.transferThatMade(Fact);
+    return T && !T->NonBlocking ? Call : nullptr;
+  }
+  case CallKind::CrossDeviceCopy:
+    // `staging.copy_(x, true)` writes into staging's own memory.
+    return MemoryOf(Object);
+  case CallKind::SameDeviceOp:
+  case CallKind::ListOp:
+  case CallKind::FullReduction:
+  case CallKind::Loss:
+  case CallKind::ShapePreserving:
+    return Api.InPlace ? MemoryOf(Object) : Call;
+  case CallKind::Reshape:
+  case CallKind::Indexing:
+  case CallKind::Split:
+    return MemoryOf(Object); // a view of its tensor's memory
+  default:
+    return nullptr;
+  }
+}
+
 } // namespace
 
 void diagnosePageableNonBlocking(const FunctionFacts &Facts, FindingsHandler &Handler) {
   const ApiModel &Model = Facts.body().model();
   auto Report = [&](const CallExpr &Copy, const Expr &Source, const ValueFact &SourceFact) {
-    const CallExpr *Maker = Facts.pageableMaker(SourceFact);
+    const CallExpr *Maker = pageableMaker(Facts, SourceFact);
     if (!Maker)
       return;
     bool Factory = Model.classifyCall(*Maker).Kind == CallKind::Factory;

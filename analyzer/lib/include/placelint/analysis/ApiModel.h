@@ -257,6 +257,15 @@ public:
   static bool isTuple(clang::QualType Type);
   // A std::optional (c10::optional is one).
   static bool isOptional(clang::QualType Type);
+  // A std container whose elements lie in ordinary (pageable) host memory
+  // that it owns (`std::vector<float>`, `std::array`), not one given an
+  // allocator of its own (which may pin).
+  static bool ownsPageableMemory(clang::QualType Type);
+  // Whether Method gives the address of such a container's elements (`data()`).
+  static bool givesBufferAddress(const clang::CXXMethodDecl &Method);
+  // Whether Function page-locks the host memory its first argument
+  // addresses (`cudaHostRegister`).
+  static bool pinsHostMemory(const clang::FunctionDecl &Function);
   // An optimizer (torch::optim::Adam, ...), which changes the tensors it
   // holds in place on every step().
   bool isOptimizer(clang::QualType Type) const;
