@@ -386,21 +386,19 @@ Footprint footprint(const Stmt *Statement) {
       F.UsesThis = true;
       return true;
     }
-    // A call that gives nothing and is given no variable changes state no
-    // name shows (the current device, a stream, the random seed).
+    // Calls that change or wait on state no name shows: anything that gives
+    // nothing (synchronising, setting the current device or the seed,
+    // moving a module in place, a backward pass), a call given the literal
+    // `true` (an asynchronous copy's `non_blocking`), and a number read from
+    // a tensor (`item()`, which waits for the device).
     bool VisitCallExpr(CallExpr *Call) {
-      if (!Call->getType()->isVoidType())
-        return true;
-      struct Names : RecursiveASTVisitor<Names> {
-        bool Found = false;
-        bool VisitDeclRefExpr(DeclRefExpr *Ref) {
-          Found |= isa<VarDecl>(Ref->getDecl());
-          return !Found;
-        }
-        bool VisitCXXThisExpr(CXXThisExpr *) { return !(Found = true); }
-      } N;
-      N.TraverseStmt(Call);
-      F.Hidden |= !N.Found;
+      F.Hidden |= Call->getType()->isVoidType();
+      for (const Expr *Argument : Call->arguments())
+        if (const auto *Literal = dyn_cast<CXXBoolLiteralExpr>(Argument->IgnoreImplicit()))
+          F.Hidden |= Literal->getValue();
+      if (const auto *Method = dyn_cast<CXXMemberCallExpr>(Call))
+        F.Hidden |= Call->getType()->isArithmeticType() && Method->getImplicitObjectArgument() &&
+                    isTensorType(Method->getImplicitObjectArgument()->getType());
       return true;
     }
   } S;

@@ -222,8 +222,8 @@ bool holdSubmodule(Edit &E, const std::vector<Site> &Sites, Container Into) {
 
 /// The program's own modules that can take a base class with a virtual
 /// forward: a class defined in the main file whose one base is the API's
-/// module class, initialised implicitly, with one forward that is not yet
-/// virtual and has no default argument.
+/// module class, with one forward that is not yet virtual and has no
+/// default argument.
 class OwnModules : public RecursiveASTVisitor<OwnModules> {
 public:
   explicit OwnModules(const Program &P) : P(P) {}
@@ -248,7 +248,7 @@ public:
         return true;
     for (const CXXConstructorDecl *Constructor : Record->ctors())
       for (const CXXCtorInitializer *Init : Constructor->inits())
-        if (Init->isBaseInitializer() && Init->isWritten())
+        if (Init->isBaseInitializer() && Init->isWritten() && Init->getTypeSourceInfo()->getTypeLoc().getBeginLoc().isMacroID())
           return true;
     Found.push_back(Record);
     return true;
@@ -336,10 +336,22 @@ bool virtualForward(Edit &E, const std::vector<Site> &) {
       Parameters.push_back(spell(Parameter->getType(), Context) + " " + Parameter->getNameAsString());
     std::string Name = E.fresh("ReshapeModuleBase");
     std::string Qualifiers = Forward->isConst() ? " const" : "";
-    E.before(Module, "struct " + Name + " : " + spell(Base.getType(), Context) + " {\n  virtual " +
+    // The base takes the module class's constructors, for a module that
+    // names its base in an initializer (`Module("name")`), which now names
+    // the new base.
+    std::string ModuleClass = spell(Base.getType(), Context);
+    E.before(Module, "struct " + Name + " : " + ModuleClass + " {\n  using " + ModuleClass +
+                         "::" + Base.getType()->getAsCXXRecordDecl()->getNameAsString() + ";\n  virtual " +
                          spell(Forward->getReturnType(), Context) + " forward(" + llvm::join(Parameters, ", ") + ")" +
                          Qualifiers + " = 0;\n};\n");
     E.replace(BaseName, Name);
+    for (const CXXConstructorDecl *Constructor : Module->ctors())
+      for (const CXXCtorInitializer *Init : Constructor->inits())
+        if (Init->isBaseInitializer() && Init->isWritten())
+          E.replace(Lexer::makeFileCharRange(CharSourceRange::getTokenRange(
+                                                 Init->getTypeSourceInfo()->getTypeLoc().getSourceRange()),
+                                             P.sourceManager(), P.langOptions()),
+                    Name);
     E.insertAfter(Lexer::getLocForEndOfToken(Declarator.getLocalRangeEnd(), 0, P.sourceManager(), P.langOptions()),
                   " override");
     ForwardCalls Calls(P, Forward);

@@ -113,9 +113,11 @@
 // MODULES-JSON-NEXT:   "module-dict"
 // RUN: %filecheck %s --input-file %t.modules/modules.module-virtual.cpp --check-prefix=VIRTUAL
 // VIRTUAL:      struct ReshapeModuleBase0 : pl::nn::Module {
+// VIRTUAL-NEXT:   using pl::nn::Module::Module;
 // VIRTUAL-NEXT:   virtual pl::Tensor forward(const pl::Tensor & input) const = 0;
 // VIRTUAL-NEXT: };
 // VIRTUAL:      struct ScorerImpl : ReshapeModuleBase0 {
+// VIRTUAL-NEXT:   ScorerImpl() : ReshapeModuleBase0("Scorer"), layer(register_module("layer", pl::nn::Linear(4, 2))) {}
 // VIRTUAL:        pl::Tensor forward(const pl::Tensor &input) const override { return layer(input); }
 // VIRTUAL:        const pl::Tensor scores = static_cast<ReshapeModuleBase0 &>(*scorer).forward(batch); // expect: placement-mixed-device
 // RUN: %filecheck %s --input-file %t.modules/modules.module-sequential.cpp --check-prefix=SEQUENTIAL
@@ -140,6 +142,7 @@
 // DICT-NEXT: return reshape_module0->at<EncoderImpl>("encoder").forward(tokens) + bias; // expect: placement-mixed-device
 // RUN: %filecheck %s --input-file %t.torch/torch_modules.module-virtual.cpp --check-prefix=TORCH-VIRTUAL
 // TORCH-VIRTUAL:      struct ReshapeModuleBase0 : torch::nn::Module {
+// TORCH-VIRTUAL-NEXT:   using torch::nn::Module::Module;
 // TORCH-VIRTUAL-NEXT:   virtual at::Tensor forward(const at::Tensor & tokens) = 0;
 // TORCH-VIRTUAL:      torch::Tensor forward(const torch::Tensor &tokens) override { return tokens; }
 // TORCH-VIRTUAL:      return static_cast<ReshapeModuleBase0 &>(*encoder).forward(tokens) + bias; // expect: placement-mixed-device

@@ -3,7 +3,7 @@
 #include <pl/pl.h>
 
 struct ScorerImpl : pl::nn::Module {
-  ScorerImpl() : layer(register_module("layer", pl::nn::Linear(4, 2))) {}
+  ScorerImpl() : pl::nn::Module("Scorer"), layer(register_module("layer", pl::nn::Linear(4, 2))) {}
   pl::Tensor forward(const pl::Tensor &input) const { return layer(input); }
   pl::nn::Linear layer;
 };
