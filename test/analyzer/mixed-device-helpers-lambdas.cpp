@@ -4,6 +4,10 @@
 // return for the devices of their arguments); lambdas see what they capture.
 #include <torch/torch.h>
 
+#include <algorithm>
+#include <iterator>
+#include <vector>
+
 void consume(const torch::Tensor &t);
 
 torch::Tensor causalMask(int64_t n) { return torch::ones({n, n}); }
@@ -36,4 +40,35 @@ void lambdaCapturesByValue(const torch::Tensor &batch) {
   torch::Tensor bias = torch::ones({4}).cuda();
   auto shift = [bias](const torch::Tensor &x) { return x + bias; };
   consume(shift(batch.to(torch::kCUDA)));
+}
+
+// std::transform calls its lambda and puts what it returns in the output
+// list; std::for_each hands the lambda the list's elements.
+void transformedIntoAList(torch::Device device, const std::vector<int> &sizes) {
+  torch::Tensor offsets = torch::zeros({3});
+  std::vector<torch::Tensor> buffers;
+  std::transform(sizes.begin(), sizes.end(), std::back_inserter(buffers),
+                 [&](int n) { return torch::zeros({3}).to(device); });
+  consume(buffers.front() + offsets);
+  // CHECK-MESSAGES: :[[@LINE-1]]:27: warning: 'buffers.front()' may be on the device in 'device' but 'offsets' is on cpu in call to 'operator+' [placement-mixed-device]
+  // CHECK-MESSAGES: :[[@LINE-3]]:56: note: 'buffers.front()' was moved to the device in 'device' here
+  // CHECK-MESSAGES: :[[@LINE-7]]:27: note: 'offsets' was created on cpu here
+}
+
+void transformedOntoTheHost(torch::Device device, const std::vector<int> &sizes) {
+  torch::Tensor offsets = torch::zeros({3});
+  std::vector<torch::Tensor> buffers;
+  std::transform(sizes.begin(), sizes.end(), std::back_inserter(buffers),
+                 [&](int n) { return torch::zeros({3}); });
+  consume(buffers.front() + offsets);
+}
+
+void forEachElementMeetsAHostTensor(torch::Device device) {
+  torch::Tensor offsets = torch::zeros({3});
+  std::vector<torch::Tensor> batch{torch::ones({3}).to(device)};
+  std::for_each(batch.begin(), batch.end(), [&](const torch::Tensor &part) { consume(part + offsets); });
+  // CHECK-MESSAGES: :[[@LINE-1]]:91: warning: 'part' may be on the device in 'device' but 'offsets' is on cpu in call to 'operator+' [placement-mixed-device]
+  // CHECK-MESSAGES: :[[@LINE-3]]:53: note: 'part' was moved to the device in 'device' here
+  // CHECK-MESSAGES: :[[@LINE-5]]:27: note: 'offsets' was created on cpu here
+  // CHECK-MESSAGES: :[[@LINE-4]]:3: note: with the values this call gives it
 }

@@ -6,6 +6,8 @@
 // What the calls give must not change in the loop; a callee that moves what
 // it makes itself, or a call outside any loop, is not this rule's.
 #include <torch/torch.h>
+#include <algorithm>
+#include <array>
 #include <vector>
 
 void consume(const torch::Tensor &t);
@@ -72,4 +74,21 @@ void lambdaMovingTheBatch(torch::Device device, const std::vector<torch::Tensor>
     auto upload = [&] { return batch.to(device); };
     consume(upload());
   }
+}
+
+// A lambda handed to a std algorithm is called by it: its transfers of what
+// it captures happen on every iteration of the loop around the call.
+void forEachCallbackInALoop(torch::Device device, const std::vector<torch::Tensor> &batches) {
+  torch::Tensor scale = torch::ones({3});
+  for (const torch::Tensor &batch : batches) {
+    std::array<torch::Tensor, 1> parts{batch};
+    std::for_each(parts.begin(), parts.end(), [&](const torch::Tensor &part) { consume(part * scale.to(device)); });
+    // CHECK-MESSAGES: :[[@LINE-1]]:101: warning: 'scale' is moved to the device in 'device' on every iteration but does not change in the loop [placement-transfer-in-loop]
+    // CHECK-MESSAGES: :[[@LINE-4]]:3: note: hoist the transfer before this loop
+  }
+}
+
+void forEachCallbackMovingTheElement(torch::Device device, const std::vector<std::vector<torch::Tensor>> &batches) {
+  for (const std::vector<torch::Tensor> &batch : batches)
+    std::for_each(batch.begin(), batch.end(), [&](const torch::Tensor &part) { consume(part.to(device)); });
 }

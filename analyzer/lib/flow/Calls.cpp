@@ -19,6 +19,10 @@ ValueFact DeviceFlow::evaluateCall(const CallExpr &Call) {
   if (!Callee)
     return Tracked ? resultOf(Call, DeviceSet::unknown(), ZeroDim::Unknown) : ValueFact();
   ApiCall Api = Model.classifyCall(Call);
+  if (Callee->isInStdNamespace() && Api.Kind == CallKind::Unmodelled)
+    for (const Expr *Arg : Call.arguments())
+      if (const CXXMethodDecl *Operator = lambdaCallOperator(*Arg))
+        return callBack(Call, *Arg, *Operator);
   switch (Api.Kind) {
   case CallKind::StdMove:
     if (Call.getNumArgs() == 1)
@@ -59,6 +63,75 @@ ValueFact DeviceFlow::evaluateCall(const CallExpr &Call) {
   return summaryCall(Call, *Callee);
 }
 
+const CXXMethodDecl *DeviceFlow::lambdaCallOperator(const Expr &Arg) const {
+  const CXXRecordDecl *Closure = Arg.getType().getNonReferenceType()->getAsCXXRecordDecl();
+  if (!Closure || !Closure->isLambda() || Closure->isGenericLambda())
+    return nullptr;
+  return Closure->getLambdaCallOperator();
+}
+
+namespace {
+
+// The list a range argument walks: `v.begin()`, `std::begin(v)`,
+// `std::back_inserter(v)` name v.
+const Expr *listOfRange(const Expr &Range, const ApiModel &Model) {
+  const Expr *Iterator = stripCopies(&Range)->IgnoreParenImpCasts();
+  if (const auto *Method = dyn_cast<CXXMemberCallExpr>(Iterator)) {
+    const Expr *Object = Method->getImplicitObjectArgument();
+    return Object && Model.classify(Object->getType()) == ValueKind::TensorList ? Object : nullptr;
+  }
+  if (const auto *Call = dyn_cast<CallExpr>(Iterator); Call && Call->getNumArgs() >= 1) {
+    const FunctionDecl *Callee = Call->getDirectCallee();
+    if (Callee && Callee->isInStdNamespace() &&
+        Model.classify(Call->getArg(0)->getType()) == ValueKind::TensorList)
+      return Call->getArg(0);
+  }
+  return nullptr;
+}
+
+} // namespace
+
+ValueFact DeviceFlow::callBack(const CallExpr &Call, const Expr &Callable,
+                               const CXXMethodDecl &Operator) {
+  // The ranges: the first argument is walked (its elements are what the
+  // callback is given); a later list argument receives what the callback
+  // returns (`std::transform`'s output, through an inserter or its begin()).
+  llvm::ArrayRef<const Expr *> Args(Call.getArgs(), Call.getNumArgs());
+  const Expr *Input = Args.empty() ? nullptr : listOfRange(*Args.front(), Model);
+  const Expr *Output = nullptr;
+  for (const Expr *Arg : Args.drop_front())
+    if (const Expr *List = listOfRange(*Arg, Model); List && List != Input)
+      Output = List;
+  AbstractValue Element =
+      Input ? AbstractValue(factOf(Input)) : AbstractValue(ValueFact::unknown());
+  Callback Back;
+  for (const ParmVarDecl *Param : Operator.parameters())
+    Back.Arguments.push_back(Model.classify(Param->getType()) != ValueKind::Other
+                                 ? Element
+                                 : AbstractValue(ValueFact::unknown()));
+  // Called zero or more times: what it leaves is joined with what was.
+  FlowState Before = Current;
+  summaryCall(Call, Operator, &Callable, &Back);
+  for (auto &[Path, Fact] : Current)
+    if (auto It = Before.find(Path); It != Before.end())
+      Fact = Fact.join(It->second);
+  // An element taken by non-const reference is written back to the list;
+  // what the callback returns is added to the output list. Each list is
+  // what it was when the call named it (an inserter, taking it by
+  // reference, made it unknown since).
+  forgetReferenceArguments(Call, *Call.getDirectCallee());
+  std::optional<Place> InputPlace = Input ? placeOf(Input) : std::nullopt;
+  for (unsigned I = 0; InputPlace && I < Back.Summary.ByReference.size(); ++I)
+    if (const std::optional<AbstractValue> &Written = Back.Summary.ByReference[I])
+      write({InputPlace->Path}, AbstractValue(factOf(Input)).join(*Written), nullptr,
+            Call.getExprLoc());
+  if (std::optional<Place> OutputPlace = Output ? placeOf(Output) : std::nullopt;
+      OutputPlace && Model.classify(Operator.getReturnType()) != ValueKind::Other)
+    write({OutputPlace->Path}, AbstractValue(factOf(Output)).join(Back.Summary.Result), nullptr,
+          Call.getExprLoc());
+  return untracked(Call);
+}
+
 std::optional<unsigned> DeviceFlow::tupleIndex(const CallExpr &Get) const {
   const FunctionDecl *Callee = Get.getDirectCallee();
   const TemplateArgumentList *Args = Callee ? Callee->getTemplateSpecializationArgs() : nullptr;
@@ -93,7 +166,7 @@ bool hasUserBody(const FunctionDecl *Definition, const ASTContext &Context) {
 } // namespace
 
 ValueFact DeviceFlow::summaryCall(const CallExpr &Call, const FunctionDecl &Callee,
-                                  const Expr *Object) {
+                                  const Expr *Object, Callback *Back) {
   const FunctionDecl *Definition = Callee.getDefinition();
   const auto *Method =
       dyn_cast<CXXMethodDecl>(Definition ? Definition : static_cast<const FunctionDecl *>(&Callee));
@@ -112,13 +185,19 @@ ValueFact DeviceFlow::summaryCall(const CallExpr &Call, const FunctionDecl &Call
   }
   // A member call's arguments exclude the object; an operator() call's
   // first argument is the object.
+  // A callback's arguments come from the std facility that calls it, not
+  // from expressions here.
   llvm::ArrayRef<const Expr *> ArgExprs(Call.getArgs(), Call.getNumArgs());
-  if (isa<CXXOperatorCallExpr>(Call) && Method && !ArgExprs.empty())
+  if (Back)
+    ArgExprs = {};
+  else if (isa<CXXOperatorCallExpr>(Call) && Method && !ArgExprs.empty())
     ArgExprs = ArgExprs.drop_front();
-  llvm::SmallVector<AbstractValue, 4> Args = argumentValues(ArgExprs);
-  llvm::SmallVector<std::optional<std::int64_t>, 4> Integers;
-  for (const Expr *Arg : ArgExprs)
-    Integers.push_back(Arg->getType()->isIntegerType() ? integerOf(Arg) : std::nullopt);
+  llvm::SmallVector<AbstractValue, 4> Args =
+      Back ? llvm::SmallVector<AbstractValue, 4>(Back->Arguments) : argumentValues(ArgExprs);
+  llvm::SmallVector<std::optional<std::int64_t>, 4> Integers(Args.size(), std::nullopt);
+  for (unsigned I = 0; I < ArgExprs.size(); ++I)
+    if (ArgExprs[I]->getType()->isIntegerType())
+      Integers[I] = integerOf(ArgExprs[I]);
   CallInputs Given{Args, Integers};
   // The object of a method: `this` (the fields as they are here), or a
   // value with parts by field.
@@ -198,6 +277,11 @@ ValueFact DeviceFlow::summaryCall(const CallExpr &Call, const FunctionDecl &Call
         write(*Where, *Summary.ByReference[I], nullptr, Call.getExprLoc());
   if (Summary.Synchronizes)
     completeDownloads(Call);
+  if (Back) {
+    Back->Summary = Summary;
+    PlaceModule(Back->Summary.Result);
+    return untracked(Call);
+  }
 
   if (!Tracked)
     return ValueFact();

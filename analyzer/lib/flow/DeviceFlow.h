@@ -171,8 +171,23 @@ private:
   // A call of a function of the unit, through its summary: its result, and
   // what it leaves in its object (Object, for a method) and in what it
   // takes by non-const reference.
+  // A lambda called by a std facility: the arguments it is given, and the
+  // summary of the call (for what it returns and writes back).
+  struct Callback {
+    llvm::SmallVector<AbstractValue, 4> Arguments;
+    CallSummary Summary;
+  };
   ValueFact summaryCall(const clang::CallExpr &Call, const clang::FunctionDecl &Callee,
-                        const clang::Expr *Object = nullptr);
+                        const clang::Expr *Object = nullptr, Callback *Back = nullptr);
+  // A std facility given a lambda (`std::for_each(v.begin(), v.end(), f)`,
+  // `std::transform(..., std::back_inserter(out), f)`, `std::generate`, a
+  // comparator) calls it, zero or more times, on the elements of the list
+  // its first argument walks; what it returns goes to a list a later
+  // argument names.
+  ValueFact callBack(const clang::CallExpr &Call, const clang::Expr &Callable,
+                     const clang::CXXMethodDecl &Operator);
+  // The call operator of a (non-generic) lambda Arg is, or null.
+  const clang::CXXMethodDecl *lambdaCallOperator(const clang::Expr &Arg) const;
   // The values of the arguments of a call of the unit's code.
   llvm::SmallVector<AbstractValue, 4> argumentValues(llvm::ArrayRef<const clang::Expr *> Args);
   // `std::get<I>(t)`: I.
