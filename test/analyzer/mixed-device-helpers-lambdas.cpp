@@ -5,6 +5,7 @@
 #include <torch/torch.h>
 
 #include <algorithm>
+#include <functional>
 #include <iterator>
 #include <vector>
 
@@ -71,4 +72,23 @@ void forEachElementMeetsAHostTensor(torch::Device device) {
   // CHECK-MESSAGES: :[[@LINE-3]]:53: note: 'part' was moved to the device in 'device' here
   // CHECK-MESSAGES: :[[@LINE-5]]:27: note: 'offsets' was created on cpu here
   // CHECK-MESSAGES: :[[@LINE-4]]:3: note: with the values this call gives it
+}
+
+// A std::function calls the lambda stored in it; given two, which one runs
+// is not known.
+void calledThroughAStdFunction(torch::Device device, const torch::Tensor &x) {
+  torch::Tensor w = torch::ones({3});
+  std::function<torch::Tensor()> upload = [&] { return x.to(device); };
+  consume(upload() + w);
+  // CHECK-MESSAGES: :[[@LINE-1]]:20: warning: 'upload()' may be on the device in 'device' but 'w' is on cpu in call to 'operator+' [placement-mixed-device]
+  // CHECK-MESSAGES: :[[@LINE-2]]:11: note: 'upload()' was assigned a tensor on the device in 'device' here
+  // CHECK-MESSAGES: :[[@LINE-5]]:21: note: 'w' was created on cpu here
+}
+
+void stdFunctionGivenTwoLambdas(torch::Device device, const torch::Tensor &x, bool onDevice) {
+  torch::Tensor w = torch::ones({3});
+  std::function<torch::Tensor()> upload = [&] { return x.to(device); };
+  if (!onDevice)
+    upload = [&] { return x; };
+  consume(upload() + w);
 }

@@ -8,6 +8,7 @@
 #include <torch/torch.h>
 #include <algorithm>
 #include <array>
+#include <functional>
 #include <vector>
 
 void consume(const torch::Tensor &t);
@@ -91,4 +92,26 @@ void forEachCallbackInALoop(torch::Device device, const std::vector<torch::Tenso
 void forEachCallbackMovingTheElement(torch::Device device, const std::vector<std::vector<torch::Tensor>> &batches) {
   for (const std::vector<torch::Tensor> &batch : batches)
     std::for_each(batch.begin(), batch.end(), [&](const torch::Tensor &part) { consume(part.to(device)); });
+}
+
+// A std::function calls the lambda stored in it.
+struct StepTask {
+  std::function<void()> run;
+};
+
+void storedTaskCalledInALoop(torch::Device device, const std::vector<torch::Tensor> &batches) {
+  torch::Tensor w = torch::ones({3});
+  for (const torch::Tensor &b : batches) {
+    StepTask step{[&] { consume(b.to(device) * w.to(device)); }};
+    // CHECK-MESSAGES: :[[@LINE-1]]:50: warning: 'w' is moved to the device in 'device' on every iteration but does not change in the loop [placement-transfer-in-loop]
+    // CHECK-MESSAGES: :[[@LINE-3]]:3: note: hoist the transfer before this loop
+    step.run();
+  }
+}
+
+void storedTaskMovingTheBatch(torch::Device device, const std::vector<torch::Tensor> &batches) {
+  for (const torch::Tensor &b : batches) {
+    StepTask step{[&] { consume(b.to(device)); }};
+    step.run();
+  }
 }

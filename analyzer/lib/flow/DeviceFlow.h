@@ -13,6 +13,7 @@
 //   Transfers.cpp    to / cuda / cpu and item(); synchronisations
 //   Modules.cpp      Module::to and calling a module
 //   Calls.cpp        free functions: std's, the unit's (summaries)
+//   FunctionObjects.cpp  the lambda a std::function holds
 //   Lists.cpp        lists of tensors, and cat / stack over them
 //   Operations.cpp   operations combining tensors, and PyTorch's device rule
 //   CudaGuards.cpp   where CUDA is asked for, and how many devices the checks
@@ -188,6 +189,9 @@ private:
                      const clang::CXXMethodDecl &Operator);
   // The call operator of a (non-generic) lambda Arg is, or null.
   const clang::CXXMethodDecl *lambdaCallOperator(const clang::Expr &Arg) const;
+  // FunctionObjects.cpp: the lambda the std::function Callable names was
+  // given where the function stores it, or null.
+  const clang::LambdaExpr *functionTarget(const clang::Expr &Callable);
   // The values of the arguments of a call of the unit's code.
   llvm::SmallVector<AbstractValue, 4> argumentValues(llvm::ArrayRef<const clang::Expr *> Args);
   // `std::get<I>(t)`: I.
@@ -229,6 +233,9 @@ private:
   std::vector<std::optional<FlowState>> BlockExit;
   FlowState Current;
   const clang::CFGBlock *CurrentBlock = nullptr;
+  // The std::function places of the function and the one lambda each is
+  // given (null: several, or not a lambda); made on first use.
+  std::optional<llvm::DenseMap<AccessPath, const clang::LambdaExpr *>> FunctionTargets;
 };
 
 } // namespace placelint::analysis

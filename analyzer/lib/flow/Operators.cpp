@@ -31,10 +31,14 @@ ValueFact DeviceFlow::evaluateOperatorCall(const CXXOperatorCallExpr &Op) {
   if ((Kind == OO_Arrow || Kind == OO_Star) && LhsKind != ValueKind::Tensor &&
       LhsKind != ValueKind::Other)
     return yield(Op, valueOf(Lhs));
-  // Calling a lambda or another function object: a call, not an operation.
+  // Calling a lambda or another function object: a call, not an operation;
+  // a std::function calls the lambda stored in it.
   if (Kind == OO_Call && LhsKind != ValueKind::Tensor) {
-    const FunctionDecl *Callee = Op.getDirectCallee();
-    return Callee ? summaryCall(Op, *Callee, Lhs) : untracked(Op);
+    const auto *Callee = dyn_cast_or_null<CXXMethodDecl>(Op.getDirectCallee());
+    if (Callee && Callee->getParent()->isInStdNamespace())
+      if (const LambdaExpr *Target = functionTarget(*Lhs))
+        return summaryCall(Op, *Target->getCallOperator(), Target);
+    return Op.getDirectCallee() ? summaryCall(Op, *Op.getDirectCallee(), Lhs) : untracked(Op);
   }
   if (Kind == OO_Equal && NumArgs == 2) {
     std::optional<Place> Target = placeOf(Lhs);

@@ -1,0 +1,112 @@
+// Function objects of namespace std (std::function): the lambda a function
+// stores in one, found by where it is stored (a variable's initializer, a
+// field of an aggregate's initializer list, an assignment), so that calling
+// the object calls that lambda. A place that is given two lambdas, or
+// anything else, has no known target.
+#include "flow/DeviceFlow.h"
+
+#include "clang/AST/ExprCXX.h"
+#include "clang/AST/RecursiveASTVisitor.h"
+
+namespace placelint::analysis {
+
+using namespace clang;
+
+namespace {
+
+// The lambda E is, through the conversions and the one-argument
+// constructions (std::function's own) around it.
+const LambdaExpr *lambdaIn(const Expr *E) {
+  while (E) {
+    E = E->IgnoreImplicit();
+    if (const auto *Lambda = dyn_cast<LambdaExpr>(E))
+      return Lambda;
+    const auto *Construct = dyn_cast<CXXConstructExpr>(E);
+    if (!Construct || Construct->getNumArgs() != 1)
+      return nullptr;
+    E = Construct->getArg(0);
+  }
+  return nullptr;
+}
+
+// A class of namespace std that is no lambda itself: what holds a lambda
+// when one is stored in it.
+bool isStdFunctionObject(QualType Type) {
+  const CXXRecordDecl *Record = Type.getNonReferenceType()->getAsCXXRecordDecl();
+  return Record && !Record->isLambda() && Record->isInStdNamespace();
+}
+
+class LambdaStores : public RecursiveASTVisitor<LambdaStores> {
+public:
+  using Found = std::function<void(AccessPath, const LambdaExpr *)>;
+  LambdaStores(Found Store, std::function<std::optional<AccessPath>(const Expr *)> PathOf)
+      : Store(std::move(Store)), PathOf(std::move(PathOf)) {}
+
+  bool shouldVisitLambdaBody() const { return false; }
+
+  bool VisitVarDecl(VarDecl *Var) {
+    const Expr *Init = Var->getInit();
+    if (!Init)
+      return true;
+    if (isStdFunctionObject(Var->getType())) {
+      Store(AccessPath(Var), lambdaIn(Init));
+      return true;
+    }
+    // `Task task{[&] { ... }}`: the fields of an aggregate, in order.
+    const auto *List = dyn_cast<InitListExpr>(Init->IgnoreImplicit());
+    const CXXRecordDecl *Record = Var->getType()->getAsCXXRecordDecl();
+    if (!List || !Record || Record->isLambda())
+      return true;
+    unsigned Index = 0;
+    for (const FieldDecl *Field : Record->fields()) {
+      if (Index >= List->getNumInits())
+        break;
+      const Expr *Value = List->getInit(Index++);
+      if (isStdFunctionObject(Field->getType()))
+        if (std::optional<AccessPath> Path = AccessPath(Var).child(AccessStep::field(Field)))
+          Store(*Path, lambdaIn(Value));
+    }
+    return true;
+  }
+
+  bool VisitCXXOperatorCallExpr(CXXOperatorCallExpr *Op) {
+    if (Op->getOperator() == OO_Equal && Op->getNumArgs() == 2 &&
+        isStdFunctionObject(Op->getArg(0)->getType()))
+      if (std::optional<AccessPath> Path = PathOf(Op->getArg(0)))
+        Store(*Path, lambdaIn(Op->getArg(1)));
+    return true;
+  }
+
+private:
+  Found Store;
+  std::function<std::optional<AccessPath>(const Expr *)> PathOf;
+};
+
+} // namespace
+
+const LambdaExpr *DeviceFlow::functionTarget(const Expr &Callable) {
+  if (!FunctionTargets) {
+    FunctionTargets.emplace();
+    auto PathOf = [&](const Expr *E) -> std::optional<AccessPath> {
+      std::optional<Place> Where = placeOf(E);
+      return Where && !Where->OneElement ? std::optional(Where->Path) : std::nullopt;
+    };
+    // A place stored twice, or given something else than a lambda, keeps
+    // null: its target is not known.
+    LambdaStores Walk(
+        [&](AccessPath Path, const LambdaExpr *Lambda) {
+          auto [It, Inserted] = FunctionTargets->try_emplace(Path, Lambda);
+          if (!Inserted && It->second != Lambda)
+            It->second = nullptr;
+        },
+        PathOf);
+    if (const Stmt *Body = Facts.function().getBody())
+      Walk.TraverseStmt(const_cast<Stmt *>(Body));
+  }
+  std::optional<Place> Where = placeOf(&Callable);
+  if (!Where || Where->OneElement)
+    return nullptr;
+  return FunctionTargets->lookup(Where->Path);
+}
+
+} // namespace placelint::analysis
