@@ -2,9 +2,8 @@
 
 #include "Syntax.h"
 
-#include "clang/AST/ASTContext.h"
 #include "clang/AST/ExprCXX.h"
-#include "clang/Analysis/Analyses/ExprMutationAnalyzer.h"
+#include "clang/AST/RecursiveASTVisitor.h"
 
 namespace placelint::analysis {
 
@@ -12,103 +11,112 @@ using namespace clang;
 
 namespace {
 
-// How far a change is followed through what API calls give back (`v[i]`
-// gives a reference into v).
-constexpr unsigned kMaxReferenceDepth = 4;
+// Finds a change of one variable in a statement: an assignment, ++/--, an
+// in-place tensor operation (`add_`, which libtorch declares const), a move
+// from it, passing it by non-const reference to code outside the tensor
+// API (the API never changes a Device or a tensor handle it is given), or
+// writing its elements through a range-for's non-const reference.
+class ChangeFinder : public RecursiveASTVisitor<ChangeFinder> {
+public:
+  ChangeFinder(const ValueDecl &Var, const ApiModel &Model) : Var(Var), Model(Model) {}
 
-// An expression naming Var or a part of it: the nodes rootDecl walks.
-bool namesPart(const Stmt &S, const ValueDecl &Var) {
-  const auto *Op = dyn_cast<CXXOperatorCallExpr>(&S);
-  const auto *Unary = dyn_cast<UnaryOperator>(&S);
-  bool Part = isa<DeclRefExpr, MemberExpr>(S) ||
-              (Op && (Op->getOperator() == OO_Subscript || Op->getOperator() == OO_Arrow ||
-                      Op->getOperator() == OO_Star)) ||
-              (Unary && Unary->getOpcode() == UO_Deref);
-  return Part && rootDecl(cast<Expr>(&S)) == &Var;
-}
+  bool VisitBinaryOperator(BinaryOperator *Op) {
+    if (Op->isAssignmentOp() && refersToVar(Op->getLHS()))
+      Found = true;
+    return !Found;
+  }
+  bool VisitUnaryOperator(UnaryOperator *Op) {
+    if (Op->isIncrementDecrementOp() && refersToVar(Op->getSubExpr()))
+      Found = true;
+    return !Found;
+  }
+  bool VisitCXXOperatorCallExpr(CXXOperatorCallExpr *Op) {
+    // `++it` advances an iterator even when its class is the API's own.
+    bool Steps = Op->getOperator() == OO_PlusPlus || Op->getOperator() == OO_MinusMinus;
+    if ((Op->isAssignmentOp() || Steps) && Op->getNumArgs() >= 1 && refersToVar(Op->getArg(0)))
+      Found = true;
+    return !Found;
+  }
+  bool VisitCXXMemberCallExpr(CXXMemberCallExpr *Call) {
+    const CXXMethodDecl *Method = Call->getMethodDecl();
+    const Expr *Object = Call->getImplicitObjectArgument();
+    bool ChangesObject = Method && (Model.classifyCall(*Call).InPlace ||
+                                    (!Method->isConst() && !isApiClass(Method->getParent())));
+    if (ChangesObject && refersToVar(Object))
+      Found = true;
+    // A non-const method of `this` may change any of its fields.
+    if (Method && !Method->isConst() && isa<FieldDecl>(Var) && Object &&
+        isa<CXXThisExpr>(Object->IgnoreParenImpCasts()) && !isApiClass(Method->getParent()))
+      Found = true;
+    return !Found;
+  }
+  bool VisitCallExpr(CallExpr *Call) {
+    const FunctionDecl *Callee = Call->getDirectCallee();
+    if (!Callee)
+      return true;
+    if (Model.classifyCall(*Call).Kind == CallKind::StdMove && Call->getNumArgs() == 1 &&
+        refersToVar(Call->getArg(0))) {
+      Found = true;
+      return false;
+    }
+    if (isApiFunction(*Callee))
+      return true;
+    unsigned ArgOffset = isa<CXXOperatorCallExpr>(Call) && isa<CXXMethodDecl>(Callee) ? 1 : 0;
+    checkArguments(*Callee, llvm::ArrayRef(Call->getArgs(), Call->getNumArgs()).drop_front(ArgOffset));
+    return !Found;
+  }
+  // `for (auto &t : v) t = ...` changes v.
+  bool VisitCXXForRangeStmt(CXXForRangeStmt *Loop) {
+    const VarDecl *Element = Loop->getLoopVariable();
+    QualType Type = Element ? Element->getType() : QualType();
+    if (Element && refersToVar(Loop->getRangeInit()) && Type->isReferenceType() &&
+        !Type.getNonReferenceType().isConstQualified()) {
+      ChangeFinder ElementChanges(*Element, Model);
+      ElementChanges.TraverseStmt(Loop->getBody());
+      Found = ElementChanges.Found;
+    }
+    return !Found;
+  }
+  bool VisitCXXConstructExpr(CXXConstructExpr *Construct) {
+    const CXXConstructorDecl *Ctor = Construct->getConstructor();
+    if (Ctor && !isApiClass(Ctor->getParent()))
+      checkArguments(*Ctor, llvm::ArrayRef(Construct->getArgs(), Construct->getNumArgs()));
+    return !Found;
+  }
 
-// What the analyzer counts as a change but is none in itself. A lambda
-// capturing by reference: what its body does to the variable is asked
-// apart (its uses are in the scope too). A braced list that initialises
-// through a constructor (`{"w", w}` for a pair) is typed void in its
-// written form, which the analyzer takes for a list binding references;
-// the constructor takes what it is given as its parameters say.
-bool isWrittenFormOnly(const Stmt &Mutation) {
-  const auto *List = dyn_cast<InitListExpr>(&Mutation);
-  return isa<LambdaExpr>(Mutation) || (List && List->getType()->isVoidType());
-}
+  bool Found = false;
+
+private:
+  // E names Var or a part of it (`batch.images`, `v[i]`).
+  bool refersToVar(const Expr *E) const { return E && rootDecl(E) == &Var; }
+  bool isApiClass(const CXXRecordDecl *Record) const {
+    return Record && Model.classify(QualType(Record->getTypeForDecl(), 0)) != ValueKind::Other;
+  }
+  bool isApiFunction(const FunctionDecl &Callee) const {
+    if (Model.classifyFunction(Callee).isModelled())
+      return true;
+    const auto *Method = dyn_cast<CXXMethodDecl>(&Callee);
+    return Method && isApiClass(Method->getParent());
+  }
+  void checkArguments(const FunctionDecl &Callee, llvm::ArrayRef<Expr *> Args) {
+    for (unsigned I = 0; I < Args.size() && I < Callee.getNumParams(); ++I) {
+      QualType Param = Callee.getParamDecl(I)->getType();
+      if (Param->isReferenceType() && !Param.getNonReferenceType().isConstQualified() &&
+          refersToVar(Args[I]))
+        Found = true;
+    }
+  }
+
+  const ValueDecl &Var;
+  const ApiModel &Model;
+};
 
 } // namespace
 
-Mutations::Mutations(const ApiModel &Model) : Model(Model) {}
-Mutations::~Mutations() = default;
-
-bool Mutations::isApiClass(const CXXRecordDecl *Record) const {
-  return Record && Model.classify(QualType(Record->getTypeForDecl(), 0)) != ValueKind::Other;
-}
-
-bool Mutations::apiLeavesUnchanged(const Stmt &Mutation) const {
-  if (const auto *Op = dyn_cast<CXXOperatorCallExpr>(&Mutation)) {
-    // `x = y`, `x += y`, `++it` change x even when its class is the API's.
-    OverloadedOperatorKind Kind = Op->getOperator();
-    if (Op->isAssignmentOp() || Kind == OO_PlusPlus || Kind == OO_MinusMinus)
-      return false;
-  }
-  if (const auto *Call = dyn_cast<CXXMemberCallExpr>(&Mutation)) {
-    const CXXMethodDecl *Method = Call->getMethodDecl();
-    return Method && isApiClass(Method->getParent()) && !Model.classifyCall(*Call).InPlace;
-  }
-  if (const auto *Call = dyn_cast<CallExpr>(&Mutation)) {
-    const FunctionDecl *Callee = Call->getDirectCallee();
-    if (!Callee)
-      return false;
-    const auto *Method = dyn_cast<CXXMethodDecl>(Callee);
-    return Model.classifyFunction(*Callee).isModelled() ||
-           (Method && isApiClass(Method->getParent()));
-  }
-  if (const auto *Construct = dyn_cast<CXXConstructExpr>(&Mutation))
-    return Construct->getConstructor() && isApiClass(Construct->getConstructor()->getParent());
-  return false;
-}
-
-bool Mutations::changes(const Expr &Part, ExprMutationAnalyzer &Analyzer, unsigned Depth) const {
-  const Stmt *Mutation = Analyzer.findMutation(&Part);
-  if (!Mutation || isWrittenFormOnly(*Mutation))
-    return false;
-  if (!apiLeavesUnchanged(*Mutation))
-    return true;
-  // The API call itself changes nothing, but what it gives back may be a
-  // reference into Part (`v[i] = t`): a change of that is one of Part.
-  const auto *Given = dyn_cast<Expr>(Mutation);
-  return Given && Depth < kMaxReferenceDepth && Given->isGLValue() &&
-         !Given->getType().isConstQualified() && changes(*Given, Analyzer, Depth + 1);
-}
-
-bool Mutations::changesIn(const ValueDecl &Var, const Stmt &Scope) {
-  std::unique_ptr<ExprMutationAnalyzer> &Analyzer = Analyzers[&Scope];
-  if (!Analyzer)
-    Analyzer = std::make_unique<ExprMutationAnalyzer>(Scope, Var.getASTContext());
-  return findInTree(&Scope, [&](const Stmt &S) {
-           if (const auto *Call = dyn_cast<CallExpr>(&S)) {
-             ApiCall Api = Model.classifyCall(*Call);
-             // In place, though declared const.
-             if (const auto *Method = dyn_cast<CXXMemberCallExpr>(Call);
-                 Method && Api.InPlace && rootDecl(Method->getImplicitObjectArgument()) == &Var)
-               return true;
-             // Moved from: whatever takes it may leave it empty.
-             if (Api.Kind == CallKind::StdMove && Call->getNumArgs() == 1 &&
-                 rootDecl(Call->getArg(0)) == &Var)
-               return true;
-             // A non-const method of `this` may change any of its fields.
-             if (const auto *Method = dyn_cast<CXXMemberCallExpr>(Call);
-                 Method && isa<FieldDecl>(Var) && Method->getMethodDecl() &&
-                 !Method->getMethodDecl()->isConst() && Method->getImplicitObjectArgument() &&
-                 isa<CXXThisExpr>(Method->getImplicitObjectArgument()->IgnoreParenImpCasts()) &&
-                 !isApiClass(Method->getMethodDecl()->getParent()))
-               return true;
-           }
-           return namesPart(S, Var) && changes(cast<Expr>(S), *Analyzer, 0);
-         }) != nullptr;
+bool Mutations::changesIn(const ValueDecl &Var, const Stmt &Scope) const {
+  ChangeFinder Finder(Var, Model);
+  Finder.TraverseStmt(const_cast<Stmt *>(&Scope));
+  return Finder.Found;
 }
 
 } // namespace placelint::analysis

@@ -375,10 +375,9 @@ void f(Device dev, int n, Loader &loader) {
               IsEmpty());
 }
 
-// clang's ExprMutationAnalyzer (Mutations.h) sees what the hand-written
-// change finder it replaced did not: a range-for that writes the elements
-// through a reference changes the container, so its element is no
-// invariant source. The container only read keeps its finding.
+// A range-for that writes the elements through a reference changes the
+// container (Mutations.h), so its element is no invariant source; the
+// container only read keeps its finding.
 TEST(TransferInLoopFindingsTest, ContainerWrittenThroughARangeForChanges) {
   EXPECT_THAT(findings(R"cpp(
 void f(Device dev, int n) {
