@@ -196,8 +196,10 @@ bool sameType(QualType A, QualType B) {
 
 /// The calls a site makes of helpers it can inline, with the helpers.
 std::vector<std::pair<const CallExpr *, InlinableHelper>> inlinableCalls(const Program &P, const Site &S) {
+  // A call inside a nested block belongs to the statement around it there.
   struct Finder : RecursiveASTVisitor<Finder> {
     std::vector<const CallExpr *> Calls;
+    bool TraverseCompoundStmt(CompoundStmt *) { return true; }
     bool VisitCallExpr(CallExpr *Call) {
       if (!isa<CXXMemberCallExpr, CXXOperatorCallExpr>(Call))
         Calls.push_back(Call);
@@ -335,9 +337,11 @@ bool inlineStatements(Edit &E, const Site &S, const CallExpr *Call, const Inlina
   return true;
 }
 
-bool inlineHelpers(Edit &E, const std::vector<Site> &Sites) {
+/// Every call of an inlinable helper in the program, each in the innermost
+/// statement that holds it.
+bool inlineHelpers(Edit &E, const std::vector<Site> &) {
   bool Applied = false;
-  for (const Site &S : Sites)
+  for (const Site &S : allStatements(E.program()))
     for (const auto &[Call, Helper] : inlinableCalls(E.program(), S)) {
       bool Done = inlineExpression(E, S, Call, Helper) || inlineStatements(E, S, Call, Helper);
       Applied |= Done;

@@ -466,6 +466,12 @@ std::vector<Site> findSites(const Program &P, unsigned Limit) {
   return Sites;
 }
 
+std::vector<Site> allStatements(const Program &P) {
+  StatementFinder Finder(P);
+  Finder.TraverseDecl(P.translationUnit());
+  return std::move(Finder.Candidates);
+}
+
 std::optional<Site> siteFor(const Program &P, const Site &Context, const Stmt *Statement) {
   StatementFinder Finder(P);
   return Finder.read(Context, Statement);

@@ -116,6 +116,9 @@ struct Site {
 /// program, and in a program without markers (a correct look-alike) its
 /// statements that compute with tensors, at most Limit of them.
 std::vector<Site> findSites(const Program &P, unsigned Limit = 6);
+/// Every statement directly inside a compound statement of a function
+/// written in the main file, read as a site.
+std::vector<Site> allStatements(const Program &P);
 /// Another statement of the compound statement that holds Context, read as a
 /// site in Context's function; null when it cannot be one (a label, a
 /// statement from a macro, a declaration of several variables).

@@ -147,12 +147,14 @@
 // TORCH-VIRTUAL:      torch::Tensor forward(const torch::Tensor &tokens) override { return tokens; }
 // TORCH-VIRTUAL:      return static_cast<ReshapeModuleBase0 &>(*encoder).forward(tokens) + bias; // expect: placement-mixed-device
 //
-// A helper inlined: a one-return body takes the call's place on its line,
+// A helper inlined at every call: a one-return body takes the call's place on its line,
 // with the arguments for the parameters (the marker stays); a body of a few
 // statements comes before the statement, its parameters bound to the
 // arguments and its names kept apart.
 // RUN: %filecheck %s --input-file %t.modules/modules.inline-helper.cpp --check-prefix=INLINE
 // INLINE: const pl::Tensor shifted = ((batch) * (2.0)) + offsets; // expect: placement-mixed-device
+// Every call of the helper, not only those on a site's line.
+// INLINE: (void)((offsets) * (3.0));
 // RUN: rm -rf %t.helpers && %reshape %S/Inputs/helpers.cpp -o %t.helpers --transforms inline-helper,reorder \
 // RUN:   -- -std=c++20 %pl_includes | %filecheck %s --check-prefix=HELPERS-SUMMARY
 // HELPERS-SUMMARY: helpers.cpp: 2 variants written, 0 dropped (do not compile), 0 transforms without a site

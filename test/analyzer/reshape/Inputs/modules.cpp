@@ -20,6 +20,7 @@ void score(const pl::Device &device) {
   const pl::Tensor shifted = scaled(batch, 2.0) + offsets; // expect: placement-mixed-device
   (void)scores;
   (void)shifted;
+  (void)scaled(offsets, 3.0);
 }
 
 int main() { score(pl::Device("sim:0")); }
