@@ -145,11 +145,11 @@ ValueFact DeviceFlow::evaluateApiCall(const CallExpr &Call, ApiCall Api) {
     if (!Method)
       break;
     // `host.copy_(d, /*non_blocking=*/true)`: the tensor's bytes now come
-    // from the queued copy.
+    // from the queued copy, into the memory it was made with (its maker
+    // stays: a pinned staging buffer is still pinned).
     ValueFact Written = factOf(Self);
     if (!Model.isNonBlocking(Call))
       return Written;
-    Written.MadeBy = &Call;
     Written.Pending = &Call;
     if (std::optional<Place> Where = placeOf(Self))
       write(*Where, Written, nullptr, Call.getExprLoc());

@@ -216,59 +216,6 @@ bool FunctionFacts::madeOnHostByDefault(const CallExpr &Factory) const {
   return true;
 }
 
-const CallExpr *FunctionFacts::pageableMaker(const ValueFact &Fact, unsigned Depth) const {
-  std::optional<AbstractDevice> On = Fact.Devices.single();
-  const auto *Call = dyn_cast_or_null<CallExpr>(Fact.MadeBy);
-  if (!On || !On->isCpu() || !Call || !ExprFacts.count(Call) || Depth >= kMaxChain)
-    return nullptr;
-  // An operator on tensors (`a - b`, `-a`) allocates its result; a compound
-  // assignment writes its left operand, where that was made.
-  if (const auto *Operator = dyn_cast<CXXOperatorCallExpr>(Call)) {
-    if (!Operator->isAssignmentOp())
-      return Call;
-    const ValueFact *Target = factAt(Operator->getArg(0));
-    return Target ? pageableMaker(*Target, Depth + 1) : nullptr;
-  }
-  ApiCall Api = Body.model().classifyCall(*Call);
-  auto OptionsArePageable = [&] {
-    return llvm::none_of(Call->arguments(), [&](const Expr *Arg) {
-      const ValueFact *Options = factAt(Arg);
-      return Options && Body.model().classify(Arg->getType()) == ValueKind::TensorOptions &&
-             optionsAskFor(*Options, CallKind::OptionsPinnedMemory);
-    });
-  };
-  switch (Api.Kind) {
-  case CallKind::Factory:
-  case CallKind::FactoryLike:
-  case CallKind::ScalarFactory:
-  case CallKind::Sample:
-    return OptionsArePageable() ? Call : nullptr;
-  case CallKind::Transfer: {
-    // A blocking download; a non_blocking one gives pinned memory.
-    const Transfer *T = transferThatMade(Fact);
-    return T && !T->NonBlocking ? Call : nullptr;
-  }
-  case CallKind::SameDeviceOp:
-  case CallKind::ListOp:
-  case CallKind::FullReduction:
-  case CallKind::Loss:
-  case CallKind::ShapePreserving:
-    if (!Api.InPlace)
-      return Call;
-    break;
-  case CallKind::Reshape:
-  case CallKind::Indexing:
-  case CallKind::Split:
-    break; // a view of its tensor's memory
-  default:
-    return nullptr;
-  }
-  // In place or a view: where its tensor was made.
-  const auto *Method = dyn_cast<CXXMemberCallExpr>(Call);
-  const ValueFact *Viewed = Method ? factAt(Method->getImplicitObjectArgument()) : nullptr;
-  return Viewed ? pageableMaker(*Viewed, Depth + 1) : nullptr;
-}
-
 const CallExpr *FunctionFacts::hostFactoryThatMade(const ValueFact &Fact, unsigned Depth) const {
   ApiCall Api;
   const CallExpr *Call = callThatMade(Fact, Api);

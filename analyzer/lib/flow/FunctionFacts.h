@@ -171,13 +171,6 @@ public:
   const clang::CallExpr *hostFactoryThatMade(const ValueFact &Fact) const {
     return hostFactoryThatMade(Fact, 0);
   }
-  // The call that made the value in pageable host memory (not pinned): a
-  // factory that asked for no pinned memory, an operation computing a new
-  // host tensor, a blocking copy to the host; through views, the tensor
-  // they view. Null when unknown (a parameter, a loader's batch) or pinned.
-  const clang::CallExpr *pageableMaker(const ValueFact &Fact) const {
-    return pageableMaker(Fact, 0);
-  }
   // Whether options ask for Flag (OptionsRequiresGrad, OptionsPinnedMemory)
   // anywhere in the chain of builders that made them.
   bool optionsAskFor(const ValueFact &Options, CallKind Flag) const;
@@ -254,7 +247,6 @@ private:
   static constexpr unsigned kMaxChain = 8;
   const clang::CXXMemberCallExpr *nonLeafMove(const ValueFact &Fact, unsigned Depth) const;
   const clang::CallExpr *hostFactoryThatMade(const ValueFact &Fact, unsigned Depth) const;
-  const clang::CallExpr *pageableMaker(const ValueFact &Fact, unsigned Depth) const;
   bool madeOnHostByDefault(const clang::CallExpr &Factory) const;
 
   const clang::FunctionDecl &Function;
