@@ -118,9 +118,10 @@ struct EntryFacts {
   std::optional<AbstractDevice> InputDevice;
 };
 
-// A transfer in a called function of what a call here gives it (Through:
-// that call; Given: the expressions given for the transfer's inputs, null
-// for a captured variable, which Transfer.Inputs names).
+// A transfer a called function makes once per call (Through: that call;
+// Given: the expressions given for the transfer's inputs, in Transfer.Inputs'
+// order, null for a captured variable, which Transfer.Inputs names, and for
+// what a std algorithm gives a callback).
 struct TransferThroughCall {
   CalleeTransfer Transfer;
   const clang::Expr *Through = nullptr;
