@@ -115,3 +115,176 @@ void storedTaskMovingTheBatch(torch::Device device, const std::vector<torch::Ten
     step.run();
   }
 }
+
+// A sync in a helper called on every iteration: the host waits for the
+// device once per iteration, as if `loss.item()` were written in the loop.
+float meanSquare(const torch::Tensor &output) {
+  torch::Tensor loss = (output * output).mean();
+  return loss.item<float>();
+  // CHECK-MESSAGES: :[[@LINE-1]]:15: warning: 'loss' is copied from cuda to the host on every iteration of the loop [placement-transfer-in-loop]
+  // CHECK-MESSAGES: :[[@LINE+5]]:3: note: in this loop
+}
+
+float syncInAHelperEachStep(const std::vector<torch::Tensor> &batches) {
+  float total = 0;
+  for (const torch::Tensor &batch : batches)
+    total += meanSquare(batch.to(torch::kCUDA));
+  // The same helper called by a second loop is the same finding.
+  for (const torch::Tensor &batch : batches)
+    total += meanSquare(batch.to(torch::kCUDA));
+  return total;
+}
+
+// The device in a variable of the caller: it may be CUDA.
+float lossOnDevice(const torch::Tensor &batch, torch::Device device) {
+  torch::Tensor out = batch.to(device);
+  torch::Tensor loss = out.sum();
+  return loss.item<float>();
+  // CHECK-MESSAGES: :[[@LINE-1]]:15: warning: 'loss' may be on a CUDA device (the device in 'device') and is copied to the host on every iteration of the loop [placement-transfer-in-loop]
+  // CHECK-MESSAGES: :[[@LINE+5]]:3: note: in this loop
+}
+
+float syncOnACallersDevice(torch::Device device, const std::vector<torch::Tensor> &batches) {
+  float total = 0;
+  for (const torch::Tensor &batch : batches)
+    total += lossOnDevice(batch, device);
+  return total;
+}
+
+// Look-alikes: the helper called once, after the loop; under a periodic
+// branch; for a tensor on the host; from a loop around an inner loop (once
+// per epoch).
+float syncHelperCalledOnce(const std::vector<torch::Tensor> &batches) {
+  torch::Tensor sum = torch::zeros({4}, torch::kCUDA);
+  for (const torch::Tensor &batch : batches)
+    sum += batch.to(torch::kCUDA);
+  return meanSquare(sum);
+}
+
+float syncHelperEveryHundredSteps(const std::vector<torch::Tensor> &batches) {
+  float last = 0;
+  for (size_t step = 0; step < batches.size(); ++step)
+    if (step % 100 == 0)
+      last = meanSquare(batches[step].to(torch::kCUDA));
+  return last;
+}
+
+float syncHelperOnHostTensors(int steps) {
+  float total = 0;
+  for (int i = 0; i < steps; ++i)
+    total += meanSquare(torch::full({4}, i));
+  return total;
+}
+
+float syncHelperOncePerEpoch(int epochs, const std::vector<torch::Tensor> &batches) {
+  float total = 0;
+  for (int e = 0; e < epochs; ++e) {
+    torch::Tensor sum = torch::zeros({4}, torch::kCUDA);
+    for (const torch::Tensor &batch : batches)
+      sum += batch.to(torch::kCUDA);
+    total += meanSquare(sum);
+  }
+  return total;
+}
+
+// A sync in a lambda called at once, a std algorithm's callback, a stored
+// std::function and a method, each called on every iteration.
+void syncInALambdaCalledAtOnce(const std::vector<torch::Tensor> &batches) {
+  float total = 0;
+  for (const torch::Tensor &batch : batches) {
+    torch::Tensor loss = batch.to(torch::kCUDA).sum();
+    total += [&] { return loss.item<float>(); }();
+    // CHECK-MESSAGES: :[[@LINE-1]]:32: warning: 'loss' is copied from cuda to the host on every iteration of the loop [placement-transfer-in-loop]
+    // CHECK-MESSAGES: :[[@LINE-4]]:3: note: in this loop
+  }
+}
+
+void syncInAForEachCallback(const std::vector<torch::Tensor> &batches) {
+  float total = 0;
+  for (const torch::Tensor &batch : batches) {
+    std::array<torch::Tensor, 2> losses{batch.to(torch::kCUDA).sum(), batch.to(torch::kCUDA).mean()};
+    std::for_each(losses.begin(), losses.end(), [&](const torch::Tensor &loss) { total += loss.item<float>(); });
+    // CHECK-MESSAGES: :[[@LINE-1]]:96: warning: 'loss' is copied from cuda to the host on every iteration of the loop [placement-transfer-in-loop]
+    // CHECK-MESSAGES: :[[@LINE-4]]:3: note: in this loop
+  }
+}
+
+void syncInAStoredTask(const std::vector<torch::Tensor> &batches) {
+  float total = 0;
+  for (const torch::Tensor &batch : batches) {
+    torch::Tensor loss = batch.to(torch::kCUDA).sum();
+    StepTask log{[&] { total += loss.item<float>(); }};
+    // CHECK-MESSAGES: :[[@LINE-1]]:38: warning: 'loss' is copied from cuda to the host on every iteration of the loop [placement-transfer-in-loop]
+    // CHECK-MESSAGES: :[[@LINE-4]]:3: note: in this loop
+    log.run();
+  }
+}
+
+struct LossMeter {
+  float sum = 0;
+  void add(const torch::Tensor &loss) { sum += loss.item<float>(); }
+  // CHECK-MESSAGES: :[[@LINE-1]]:53: warning: 'loss' is copied from cuda to the host on every iteration of the loop [placement-transfer-in-loop]
+  // CHECK-MESSAGES: :[[@LINE+5]]:3: note: in this loop
+};
+
+float syncInAMethodEachStep(const std::vector<torch::Tensor> &batches) {
+  LossMeter meter;
+  for (const torch::Tensor &batch : batches)
+    meter.add(batch.to(torch::kCUDA).sum());
+  return meter.sum;
+}
+
+// Look-alike: the callback syncs host tensors.
+void hostSyncInAForEachCallback(int steps) {
+  float total = 0;
+  for (int i = 0; i < steps; ++i) {
+    std::array<torch::Tensor, 2> parts{torch::full({1}, i), torch::ones({1})};
+    std::for_each(parts.begin(), parts.end(), [&](const torch::Tensor &part) { total += part.item<float>(); });
+  }
+}
+
+// A round trip across the call: the loop moves the batch to the device and
+// the helper moves it straight back.
+torch::Tensor scoreOnTheHost(const torch::Tensor &batch) {
+  return batch.to(torch::kCPU).sum();
+  // CHECK-MESSAGES: :[[@LINE-1]]:16: warning: 'batch' is moved back to cpu right after it was moved to the device in 'device', on every iteration [placement-transfer-in-loop]
+  // CHECK-MESSAGES: :[[@LINE+6]]:45: note: 'batch' was moved to the device in 'device' here
+  // CHECK-MESSAGES: :[[@LINE+4]]:3: note: in this loop
+}
+
+void roundTripAcrossAHelper(torch::Device device, int steps) {
+  for (int i = 0; i < steps; ++i) {
+    torch::Tensor batch = torch::randn({8}).to(device);
+    consume(scoreOnTheHost(batch));
+  }
+}
+
+// Look-alike: the batch the helper is given was loaded on the host.
+void helperGivenAHostBatch(int steps) {
+  for (int i = 0; i < steps; ++i) {
+    torch::Tensor batch = torch::randn({8});
+    consume(scoreOnTheHost(batch));
+  }
+}
+
+// A method that moves a field on every call, called once: moved once.
+struct Inference {
+  torch::Tensor mean = torch::ones({3});
+  torch::Device device;
+  explicit Inference(torch::Device d) : device(d) {}
+  torch::Tensor run(const torch::Tensor &x) { return x - mean.to(device); }
+  torch::Tensor runEach(const torch::Tensor &x) { return x - mean.to(device); }
+  // CHECK-MESSAGES: :[[@LINE-1]]:67: warning: 'mean' is moved to the device in 'device' on every call of 'runEach' but does not change between calls [placement-transfer-in-loop]
+  // CHECK-MESSAGES: :[[@LINE-2]]:17: note: move it once, where the object is made (or register it as a buffer)
+};
+
+void methodCalledOnce(torch::Device device, const torch::Tensor &x) {
+  Inference model(device);
+  consume(model.run(x.to(device)));
+}
+
+void methodCalledInALoop(torch::Device device, const std::vector<torch::Tensor> &batches) {
+  Inference model(device);
+  for (const torch::Tensor &batch : batches)
+    consume(model.runEach(batch.to(device)));
+}

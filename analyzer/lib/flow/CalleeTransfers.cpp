@@ -1,5 +1,7 @@
-// The transfers a callee makes of what its callers give it, exported in its
-// summary (CallSummary::Transfers) for the caller's loop rules.
+// The transfers a callee makes once per call, exported in its summary
+// (CallSummary::Transfers) for the caller's loop rules: each with what a
+// call gives it (the tensor moved, the device), so that a caller can tell
+// whether it is the same copy on every iteration of its loop.
 #include "flow/FunctionSummaries.h"
 
 #include "BodyFacts.h"
@@ -63,44 +65,56 @@ std::vector<CalleeTransfer> FunctionSummaries::transfersOfInputs(const FunctionD
     }
     return true;
   };
+  // Each call makes what the callee makes once per call: not what its own
+  // loops or periodic branches do (judged there), nor a discarded transfer
+  // (no copy is kept).
   std::vector<CalleeTransfer> Found;
   for (const Transfer &T : Facts.transfers()) {
-    if (T.IsSync || Body.loopAround(*T.Call) || Body.isPeriodic(*T.Call) ||
+    if (Body.loopAround(*T.Call) || Body.isPeriodic(*T.Call) ||
         llvm::is_contained(Body.discardedTransfers(), T.Call))
       continue;
-    std::optional<CallInput> Tensor = inputBehind(*T.Call->getImplicitObjectArgument(), Callee, Body);
-    CalleeTransfer Moved{T.Call, Export(T.Source.Devices), Export(T.Target), {}};
-    if (!Tensor)
-      continue;
-    Moved.Inputs.push_back(*Tensor);
-    llvm::SmallVector<const Expr *, 4> Reads(T.Call->arguments());
-    if (AddInputs(Moved, Reads))
-      Found.push_back(std::move(Moved));
+    CalleeTransfer Moved{T.Call, Export(T.Source.Devices), Export(T.Target), T.IsSync};
+    if (std::optional<CallInput> Tensor =
+            inputBehind(*T.Call->getImplicitObjectArgument(), Callee, Body)) {
+      Moved.MovesInput = true;
+      Moved.Inputs.push_back(*Tensor);
+      llvm::SmallVector<const Expr *, 4> Reads(T.Call->arguments());
+      Moved.SameOnEachCall = AddInputs(Moved, Reads);
+    }
+    Found.push_back(std::move(Moved));
   }
-  // Deeper: what a call here gives a function that moves it.
+  // Deeper: what the functions called here make once per call, when not
+  // in a loop or a periodic branch here.
   for (const TransferThroughCall &Deeper : Facts.calleeTransfers()) {
     if (Body.loopAroundCall(*Deeper.Through) || Body.isPeriodic(*Deeper.Through))
       continue;
-    CalleeTransfer Moved{Deeper.Transfer.Call, Export(Deeper.Transfer.Source),
-                         Export(Deeper.Transfer.Target), {}};
-    bool Stable = true;
-    for (unsigned I = 0; Stable && I < Deeper.Transfer.Inputs.size(); ++I) {
-      const Expr *Given = Deeper.Given[I];
-      const ValueDecl *Captured = Deeper.Transfer.Inputs[I].Captured;
-      std::optional<CallInput> Input = Given      ? inputBehind(*Given, Callee, Body)
-                                       : Captured ? inputOf(*Captured, Callee, Body)
-                                                  : std::nullopt;
-      if (Input)
-        Moved.Inputs.push_back(*Input);
-      else if (I == 0)
-        Stable = false; // the tensor moved is not what a call gives
-      else if (Given)
-        Stable = Body.isInvariantIn(*Given, Whole);
-      else
-        Stable = Captured && !Body.isChangedIn(*Captured, Whole);
+    const CalleeTransfer &There = Deeper.Transfer;
+    CalleeTransfer Moved{There.Call, Export(There.Source), Export(There.Target), There.IsSync};
+    // The input a call here gave the deeper function, as an input of Callee.
+    auto InputHere = [&](unsigned I) -> std::optional<CallInput> {
+      if (const Expr *Given = Deeper.Given[I])
+        return inputBehind(*Given, Callee, Body);
+      if (const ValueDecl *Captured = There.Inputs[I].Captured)
+        return inputOf(*Captured, Callee, Body);
+      return std::nullopt;
+    };
+    std::optional<CallInput> Tensor = There.MovesInput ? InputHere(0) : std::nullopt;
+    if (Tensor) {
+      Moved.MovesInput = true;
+      Moved.Inputs.push_back(*Tensor);
+      Moved.SameOnEachCall = There.SameOnEachCall;
+      for (unsigned I = 1; Moved.SameOnEachCall && I < There.Inputs.size(); ++I) {
+        const Expr *Given = Deeper.Given[I];
+        const ValueDecl *Captured = There.Inputs[I].Captured;
+        if (std::optional<CallInput> Input = InputHere(I))
+          Moved.Inputs.push_back(*Input);
+        else if (Given)
+          Moved.SameOnEachCall = Body.isInvariantIn(*Given, Whole);
+        else
+          Moved.SameOnEachCall = Captured && !Body.isChangedIn(*Captured, Whole);
+      }
     }
-    if (Stable)
-      Found.push_back(std::move(Moved));
+    Found.push_back(std::move(Moved));
   }
   return Found;
 }

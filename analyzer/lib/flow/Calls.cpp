@@ -228,15 +228,11 @@ ValueFact DeviceFlow::summaryCall(const CallExpr &Call, const FunctionDecl &Call
   }
   for (const CalleeTransfer &Moved : Summary.Transfers) {
     TransferThroughCall Here{Moved, &Call, {}};
-    bool Given = true;
-    for (const CallInput &Input : Moved.Inputs) {
-      if (Input.Parameter)
-        Given &= *Input.Parameter < ArgExprs.size();
-      Here.Given.push_back(Input.Parameter && *Input.Parameter < ArgExprs.size() ? ArgExprs[*Input.Parameter]
-                                                                                  : nullptr);
-    }
-    if (Given)
-      Facts.record(std::move(Here));
+    for (const CallInput &Input : Moved.Inputs)
+      Here.Given.push_back(Input.Parameter && *Input.Parameter < ArgExprs.size()
+                               ? ArgExprs[*Input.Parameter]
+                               : nullptr);
+    Facts.record(std::move(Here));
   }
   // Inside a module's methods, its registered state is on "the device of"
   // the module: here, the device of the module it is called on.

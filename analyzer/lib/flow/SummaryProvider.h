@@ -39,14 +39,21 @@ struct CallInput {
   const clang::ValueDecl *Captured = nullptr;
 };
 
-// A transfer that a called function (or one it calls) makes of a tensor the
-// call gives it, with everything else it moves by (the device) given too
-// or fixed in the callee: on every call with the same inputs it is the same
-// copy. Not made in a loop of the callee (its own finding there).
+// A transfer that a called function (or one it calls) makes once on each
+// call: not in a loop or a periodic branch of the callee (its own finding
+// there). A caller that calls it in a loop makes it once per iteration.
 struct CalleeTransfer {
   const clang::CXXMemberCallExpr *Call = nullptr;
   DeviceSet Source;
   DeviceSet Target;
+  bool IsSync = false; // item(): the value itself comes to the host
+  // The tensor moved is what a call gives (Inputs' first), unchanged in the
+  // callee; otherwise the callee made it.
+  bool MovesInput = false;
+  // Moving a given tensor, with everything else it moves by (the device)
+  // given too (in Inputs) or fixed in the callee: on every call with the
+  // same inputs it is the same copy.
+  bool SameOnEachCall = false;
   // The tensor moved first, then the inputs the transfer's arguments read.
   llvm::SmallVector<CallInput, 2> Inputs;
 };

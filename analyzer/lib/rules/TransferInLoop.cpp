@@ -5,12 +5,16 @@
 #include "rules/Rules.h"
 
 #include "BodyFacts.h"
+#include "CallIndex.h"
 #include "Syntax.h"
 #include "flow/FunctionFacts.h"
 #include "placelint/analysis/Findings.h"
 
+#include "clang/AST/ASTLambda.h"
 #include "clang/AST/DeclCXX.h"
 #include "clang/AST/ExprCXX.h"
+#include "clang/AST/ParentMap.h"
+#include "clang/AST/StmtCXX.h"
 #include "llvm/ADT/SmallPtrSet.h"
 
 namespace placelint::analysis {
@@ -49,13 +53,13 @@ const Transfer *transferBehind(const ValueFact &Value, const FunctionFacts &Fact
   return nullptr;
 }
 
-// Moved straight back to where the previous transfer, in this loop, took it
-// from: that transfer.
-const Transfer *roundTripFrom(const Transfer &T, const Stmt &Loop, const FunctionFacts &Facts) {
-  const ValueFact &Source = T.Source;
+// Source (a value of this function) moved to Target straight back to where
+// the previous transfer, in this loop, took it from: that transfer.
+const Transfer *roundTripFrom(const ValueFact &Source, const DeviceSet &Target, const Stmt &Loop,
+                              const FunctionFacts &Facts) {
   std::optional<AbstractDevice> From = Source.Devices.single();
-  std::optional<AbstractDevice> To = T.Target.single();
-  const Transfer *Previous = T.IsSync ? nullptr : transferBehind(Source, Facts);
+  std::optional<AbstractDevice> To = Target.single();
+  const Transfer *Previous = transferBehind(Source, Facts);
   if (!Previous || Facts.body().loopAround(*Previous->Call) != &Loop || !To || !From)
     return nullptr;
   // Where it came from may be unknown (a loaded batch): moving it to a
@@ -144,11 +148,36 @@ const Stmt *outerLoopOfWhole(const Transfer &T, const Stmt &Loop, const Expr &Wh
 
 // A copy from a device (every device the tensor may be on; a Device
 // variable's may be CUDA) to the host.
-bool isSync(const Transfer &T) {
-  std::optional<AbstractDevice> To = T.Target.single();
-  const DeviceSet &From = T.Source.Devices;
+bool isSync(const DeviceSet &From, const DeviceSet &Target) {
+  std::optional<AbstractDevice> To = Target.single();
   return To && To->isCpu() && From.isKnown() &&
          llvm::none_of(From.devices(), [](const AbstractDevice &D) { return D.isCpu(); });
+}
+
+// Whether Call sits in a loop of the function it is in, or in a lambda
+// (called no one knows how often).
+bool repeatsIn(const Expr &Call, const FunctionDecl &Caller) {
+  if (isLambdaCallOperator(&Caller) || !Caller.getBody())
+    return true;
+  ParentMap Parents(Caller.getBody());
+  for (const Stmt *S = Parents.getParent(&Call); S; S = Parents.getParent(S))
+    if (isa<ForStmt, WhileStmt, DoStmt, CXXForRangeStmt, LambdaExpr>(S))
+      return true;
+  return false;
+}
+
+// Whether the unit calls Method, and only outside loops: once per call of
+// its callers (a `run()` called once from main), so a field it moves is
+// moved once. Unknown for a method called otherwise (a callback, virtually).
+bool calledOnlyOutsideLoops(const CXXMethodDecl &Method, const FunctionFacts &Facts) {
+  if (Method.isVirtual())
+    return false;
+  CallIndex Calls(Method.getASTContext(), Facts.body().model());
+  llvm::ArrayRef<CallIndex::CallSite> Sites = Calls.callsOf(Method);
+  return !Sites.empty() && !Calls.escapes(Method) &&
+         llvm::none_of(Sites, [](const CallIndex::CallSite &Site) {
+           return repeatsIn(*Site.Call, *Site.Caller);
+         });
 }
 
 // A method that moves a field of its object to a device on every call
@@ -173,6 +202,8 @@ void diagnosePerCall(const Transfer &T, const FunctionFacts &Facts, FindingsHand
         return Part.second.MadeBy == T.Call;
       }))
     return;
+  if (calledOnlyOutsideLoops(*Method, Facts))
+    return;
   LoopTransferFinding Finding{T.Call, T.Call->getImplicitObjectArgument(), nullptr, T.Target};
   Finding.PerCallOf = Method;
   Handler.onInvariantTransferInLoop(Finding);
@@ -188,9 +219,30 @@ bool givenUnchanged(const Expr *Given, const CallInput &Input, const Stmt &Loop,
   return Var && Body.isUnchangedIn(*Var, Loop);
 }
 
-// A helper, a lambda or a method called in a loop that moves what the call
-// gives it, the same tensor to the same device on every iteration: the
-// transfer, in the callee, is made once per iteration here.
+// Reports a sync, Call, of Source in Loop: once per iteration of a loop
+// with no inner loop (a sync once per epoch, after the batch loop, is not
+// the hot path).
+bool diagnoseSync(const CXXMemberCallExpr &Call, const DeviceSet &Source, const DeviceSet &Target,
+                  const Stmt &Loop, const FunctionFacts &Facts, FindingsHandler &Handler) {
+  if (!isSync(Source, Target) || Facts.body().hasInnerLoop(Loop))
+    return false;
+  SyncFinding Finding;
+  Finding.Call = &Call;
+  Finding.Receiver = Call.getImplicitObjectArgument();
+  Finding.Loop = &Loop;
+  Finding.Target = Target;
+  Finding.Source = Source;
+  Finding.FromDeviceVariable = !Source.allConcrete();
+  Handler.onSyncInLoop(Finding);
+  return true;
+}
+
+// A helper, a lambda, a std::function's target, a std algorithm's callback
+// or a method called in a loop makes its transfers (outside its own loops)
+// once per iteration: each is judged as if written in the loop, and
+// reported where it is, in the callee. A round trip is against the transfer
+// in this loop that made what the call gives; an invariant move, of what
+// the call gives unchanged on every iteration.
 void diagnoseThroughCalls(const FunctionFacts &Facts, FindingsHandler &Handler) {
   BodyFacts &Body = Facts.body();
   llvm::SmallPtrSet<const Expr *, 4> Reported;
@@ -198,17 +250,34 @@ void diagnoseThroughCalls(const FunctionFacts &Facts, FindingsHandler &Handler) 
     const Stmt *Loop = Body.loopAroundCall(*Moved.Through);
     const CalleeTransfer &T = Moved.Transfer;
     if (!Loop || Body.isPeriodic(*Moved.Through) || !T.Target.isKnown() || T.Source.isBottom() ||
-        Reported.contains(T.Call))
+        Reported.contains(T.Call) || alreadyThere(T.Source, T.Target))
       continue;
-    if (alreadyThere(T.Source, T.Target))
+    // Inside a method, "the module's device" is its object's, which this
+    // record does not say.
+    if (llvm::any_of(T.Source.devices(), [](const AbstractDevice &D) { return D.isModuleDevice(); }))
       continue;
-    bool Unchanged = true;
+    const Expr *Receiver = T.Call->getImplicitObjectArgument();
+    const Expr *GivenTensor = T.MovesInput ? Moved.Given.front() : nullptr;
+    const ValueFact *Given = GivenTensor ? Facts.factAt(GivenTensor) : nullptr;
+    bool Unchanged = T.MovesInput && T.SameOnEachCall;
     for (unsigned I = 0; Unchanged && I < T.Inputs.size(); ++I)
       Unchanged = givenUnchanged(Moved.Given[I], T.Inputs[I], *Loop, Body);
-    if (!Unchanged)
+    if (const Transfer *Previous =
+            Given && !T.IsSync ? roundTripFrom(*Given, T.Target, *Loop, Facts) : nullptr) {
+      RoundTripFinding Finding;
+      Finding.Call = T.Call;
+      Finding.Receiver = Receiver;
+      Finding.Loop = Loop;
+      Finding.Target = T.Target;
+      Finding.FirstTransfer = Previous->Call;
+      Finding.Intermediate = Given->Devices;
+      Handler.onRoundTripInLoop(Finding);
+    } else if (Unchanged && !T.IsSync) {
+      Handler.onInvariantTransferInLoop({T.Call, Receiver, Loop, T.Target});
+    } else if (!diagnoseSync(*T.Call, T.Source, T.Target, *Loop, Facts, Handler)) {
       continue;
+    }
     Reported.insert(T.Call);
-    Handler.onInvariantTransferInLoop({T.Call, T.Call->getImplicitObjectArgument(), Loop, T.Target});
   }
 }
 
@@ -234,7 +303,8 @@ void diagnoseTransferInLoop(const FunctionFacts &Facts, FindingsHandler &Handler
     // iteration (state parked on the host).
     const Expr *Undone = nullptr;
     DeviceSet Intermediate;
-    if (const Transfer *Previous = roundTripFrom(T, *Loop, Facts)) {
+    if (const Transfer *Previous =
+            T.IsSync ? nullptr : roundTripFrom(T.Source, T.Target, *Loop, Facts)) {
       Undone = Previous->Call;
       Intermediate = T.Source.Devices;
     } else if (const Transfer *Down = parkedOnTheHost(T, *Loop, Facts)) {
@@ -257,16 +327,8 @@ void diagnoseTransferInLoop(const FunctionFacts &Facts, FindingsHandler &Handler
       LoopTransferFinding Finding{T.Call, Receiver, Outer, T.Target};
       Finding.Whole = Whole;
       Handler.onInvariantTransferInLoop(Finding);
-    } else if (isSync(T) && !Body.hasInnerLoop(*Loop)) {
-      // A sync once per epoch, after the batch loop, is not the hot path.
-      SyncFinding Finding;
-      Finding.Call = T.Call;
-      Finding.Receiver = Receiver;
-      Finding.Loop = Loop;
-      Finding.Target = T.Target;
-      Finding.Source = T.Source.Devices;
-      Finding.FromDeviceVariable = !T.Source.Devices.allConcrete();
-      Handler.onSyncInLoop(Finding);
+    } else {
+      diagnoseSync(*T.Call, T.Source.Devices, T.Target, *Loop, Facts, Handler);
     }
   }
 }
