@@ -59,18 +59,15 @@ public:
   bool VisitVarDecl(VarDecl *Var) {
     if (!Loops.empty())
       Facts.LoopOfDecl[Var] = Loops.back();
-    // `Tensor &alias = a;`: a changes whenever alias does.
-    QualType Type = Var->getType();
-    if (Type->isReferenceType() && !Type.getNonReferenceType().isConstQualified())
-      if (const auto *Ref = dyn_cast_or_null<DeclRefExpr>(
-              Var->getInit() ? Var->getInit()->IgnoreParenImpCasts() : nullptr))
-        Facts.Escaped.insert(Ref->getDecl());
+    noteReference(*Var);
     return true;
   }
 
   bool VisitDeclRefExpr(DeclRefExpr *Ref) {
-    if (const auto *Var = dyn_cast<VarDecl>(Ref->getDecl()))
+    if (const auto *Var = dyn_cast<VarDecl>(Ref->getDecl())) {
       Facts.Uses[Var].push_back(Ref);
+      AllUses.push_back(Ref);
+    }
     return true;
   }
 
@@ -92,7 +89,7 @@ public:
   bool VisitUnaryOperator(UnaryOperator *Op) {
     if (Op->getOpcode() == UO_AddrOf)
       if (const auto *Ref = dyn_cast<DeclRefExpr>(Op->getSubExpr()->IgnoreParenImpCasts()))
-        Facts.Escaped.insert(Ref->getDecl());
+        Facts.Escaped.insert(&Facts.aliasRoot(*Ref->getDecl()));
     return true;
   }
 
@@ -155,6 +152,45 @@ private:
     return Continue;
   }
 
+  // `auto &r = x;`, `Tensor &h = state.hidden;`: a local reference is
+  // another name for the place it binds. One bound to a choice of places
+  // (`c ? a : b`) lets each escape when it may write them; one bound to a
+  // temporary (`const auto &r = t.to(d);`) or to what a call returns is a
+  // variable of its own.
+  void noteReference(const VarDecl &Var) {
+    QualType Type = Var.getType();
+    if (!Type->isReferenceType() || !Var.hasLocalStorage() || isa<ParmVarDecl>(Var) ||
+        !Var.getInit() || Facts.RangeOfLoopVar.count(&Var) || bindsTemporary(*Var.getInit()))
+      return;
+    const Expr *Init = Var.getInit()->IgnoreParenImpCasts();
+    if (rootDecl(Init)) {
+      Facts.Bound[&Var] = Init;
+      return;
+    }
+    const auto *Choice = dyn_cast<AbstractConditionalOperator>(Init);
+    if (!Choice || Type.getNonReferenceType().isConstQualified())
+      return;
+    for (const Expr *Arm : {Choice->getTrueExpr(), Choice->getFalseExpr()})
+      if (const ValueDecl *Root = rootDecl(Arm))
+        Facts.Escaped.insert(&Facts.aliasRoot(*Root));
+  }
+
+  static bool bindsTemporary(const Expr &Init) {
+    for (const Expr *E = &Init; E;) {
+      if (isa<MaterializeTemporaryExpr>(E))
+        return true;
+      if (const auto *Full = dyn_cast<FullExpr>(E))
+        E = Full->getSubExpr();
+      else if (const auto *Paren = dyn_cast<ParenExpr>(E))
+        E = Paren->getSubExpr();
+      else if (const auto *Cast = dyn_cast<ImplicitCastExpr>(E))
+        E = Cast->getSubExpr();
+      else
+        return false;
+    }
+    return false;
+  }
+
   // `v = e`: from here on v holds another value.
   void noteReplacement(const Expr &Assignment, const Expr *Target) {
     if (const auto *Ref = dyn_cast<DeclRefExpr>(Target->IgnoreParenImpCasts()))
@@ -192,6 +228,9 @@ private:
   }
 
 public:
+  // The references to variables in the body, in the order of the walk
+  // (source order).
+  llvm::ArrayRef<const DeclRefExpr *> uses() const { return AllUses; }
   // Variables a lambda captures by reference, and its body.
   llvm::ArrayRef<std::pair<const ValueDecl *, const Stmt *>> capturedByReference() const {
     return ByReference;
@@ -199,6 +238,7 @@ public:
 
 private:
   llvm::SmallVector<std::pair<const ValueDecl *, const Stmt *>, 2> ByReference;
+  llvm::SmallVector<const DeclRefExpr *, 16> AllUses;
 
   BodyFacts &Facts;
   llvm::SmallVector<const Stmt *, 4> Loops;
@@ -220,7 +260,16 @@ BodyFacts::BodyFacts(const Stmt &Body, const ApiModel &Model)
   // may change it; otherwise each call of the lambda reads it as it is.
   for (const auto &[Var, LambdaBody] : Walk.capturedByReference())
     if (changesIn(*Var, *LambdaBody))
-      Escaped.insert(Var);
+      Escaped.insert(&aliasRoot(*Var));
+  // A read through a reference reads the place it binds: each name of a
+  // place is used wherever any of its names is.
+  if (Bound.empty())
+    return;
+  llvm::DenseMap<const ValueDecl *, llvm::SmallVector<const DeclRefExpr *, 4>> UsesOfPlace;
+  for (const DeclRefExpr *Ref : Walk.uses())
+    UsesOfPlace[&aliasRoot(*Ref->getDecl())].push_back(Ref);
+  for (auto &[Var, Refs] : Uses)
+    Refs = UsesOfPlace[&aliasRoot(*Var)];
 }
 
 llvm::ArrayRef<const CXXMemberCallExpr *> BodyFacts::discardedTransfers() const {

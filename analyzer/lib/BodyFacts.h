@@ -2,11 +2,11 @@
 // gathered in one walk before the flow analysis: whether it mentions the
 // tensor API at all (if not, no CFG is built), the lambdas in it and
 // whether it moves its own object. The questions are answered by parts,
-// each in its own file, that the walk fills: Mutations (which variables
-// escape, what changes in a statement, told of the API's in-place
-// methods), LoopFacts (the loops, and what keeps its
-// value across their iterations), ValueReads (uses, assignments, reads
-// after a point); the discarded transfers are a scan of their own
+// each in its own file, that the walk fills: Mutations (which place each
+// local reference names, which variables escape, what changes in a
+// statement, told of the API's in-place methods), LoopFacts (the loops, and what keeps its
+// value across their iterations), ValueReads (uses, a reference's being
+// uses of the place it names; assignments; reads after a point); the discarded transfers are a scan of their own
 // (DiscardedTransfers.h). This is the one header rules and flow/ include.
 #pragma once
 

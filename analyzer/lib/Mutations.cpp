@@ -15,10 +15,12 @@ namespace {
 // in-place tensor operation (`add_`, which libtorch declares const), a move
 // from it, passing it by non-const reference to code outside the tensor
 // API (the API never changes a Device or a tensor handle it is given), or
-// writing its elements through a range-for's non-const reference.
+// writing its elements through a range-for's non-const reference. A local
+// reference to Var's place is Var (Aliases.aliasRoot).
 class ChangeFinder : public RecursiveASTVisitor<ChangeFinder> {
 public:
-  ChangeFinder(const ValueDecl &Var, const ApiModel &Model) : Var(Var), Model(Model) {}
+  ChangeFinder(const ValueDecl &Var, const ApiModel &Model, const Mutations &Aliases)
+      : Var(Aliases.aliasRoot(Var)), Model(Model), Aliases(Aliases) {}
 
   bool VisitBinaryOperator(BinaryOperator *Op) {
     if (Op->isAssignmentOp() && refersToVar(Op->getLHS()))
@@ -71,7 +73,7 @@ public:
     QualType Type = Element ? Element->getType() : QualType();
     if (Element && refersToVar(Loop->getRangeInit()) && Type->isReferenceType() &&
         !Type.getNonReferenceType().isConstQualified()) {
-      ChangeFinder ElementChanges(*Element, Model);
+      ChangeFinder ElementChanges(*Element, Model, Aliases);
       ElementChanges.TraverseStmt(Loop->getBody());
       Found = ElementChanges.Found;
     }
@@ -87,8 +89,12 @@ public:
   bool Found = false;
 
 private:
-  // E names Var or a part of it (`batch.images`, `v[i]`).
-  bool refersToVar(const Expr *E) const { return E && rootDecl(E) == &Var; }
+  // E names Var or a part of it (`batch.images`, `v[i]`), or a reference
+  // to one.
+  bool refersToVar(const Expr *E) const {
+    const ValueDecl *Root = E ? rootDecl(E) : nullptr;
+    return Root && &Aliases.aliasRoot(*Root) == &Var;
+  }
   bool isApiClass(const CXXRecordDecl *Record) const {
     return Record && Model.classify(QualType(Record->getTypeForDecl(), 0)) != ValueKind::Other;
   }
@@ -109,12 +115,28 @@ private:
 
   const ValueDecl &Var;
   const ApiModel &Model;
+  const Mutations &Aliases;
 };
 
 } // namespace
 
+const ValueDecl &Mutations::aliasRoot(const ValueDecl &Var) const {
+  const ValueDecl *Root = &Var;
+  // A chain of references is as long as the body wrote it; the bound guards
+  // against `auto &r = r;`, which compiles.
+  for (unsigned Step = 0; Step < 16; ++Step) {
+    const auto *Reference = dyn_cast<VarDecl>(Root);
+    const Expr *Place = Reference ? Bound.lookup(Reference) : nullptr;
+    const ValueDecl *Next = Place ? rootDecl(Place) : nullptr;
+    if (!Next || Next == Root)
+      break;
+    Root = Next;
+  }
+  return *Root;
+}
+
 bool Mutations::changesIn(const ValueDecl &Var, const Stmt &Scope) const {
-  ChangeFinder Finder(Var, Model);
+  ChangeFinder Finder(Var, Model, *this);
   Finder.TraverseStmt(const_cast<Stmt *>(&Scope));
   return Finder.Found;
 }

@@ -10,11 +10,14 @@
 
 #include "placelint/analysis/ApiModel.h"
 
+#include "llvm/ADT/DenseMap.h"
 #include "llvm/ADT/DenseSet.h"
 
 namespace clang {
+class Expr;
 class Stmt;
 class ValueDecl;
+class VarDecl;
 } // namespace clang
 
 namespace placelint::analysis {
@@ -24,19 +27,34 @@ public:
   explicit Mutations(const ApiModel &Model) : Model(Model) {}
 
   // Whether Var may change behind the analysis's back, through a pointer or
-  // a reference to it.
-  bool isEscaped(const clang::ValueDecl &Var) const { return Escaped.contains(&Var); }
+  // a reference to it that the analysis cannot name.
+  bool isEscaped(const clang::ValueDecl &Var) const {
+    return Escaped.contains(&aliasRoot(Var));
+  }
+  // The place a local reference is another name for (`auto &h =
+  // state.hidden;`: `state.hidden`), or null: Var is no reference, or binds
+  // a temporary or what an unknown call returned.
+  const clang::Expr *boundPlace(const clang::VarDecl &Var) const { return Bound.lookup(&Var); }
+  // The variable whose place Var names through local references (`auto &r
+  // = x; auto &s = r;`: x for r, s and x), or Var itself.
+  const clang::ValueDecl &aliasRoot(const clang::ValueDecl &Var) const;
   // Whether Var (a variable, or a field of `this`) or a part of it
-  // (`batch.images`, `v[i]`, `cfg->device`) may change while Scope runs:
+  // (`batch.images`, `v[i]`, `cfg->device`), directly or through a local
+  // reference to it (Var's own, or another of its aliasRoot), may change
+  // while Scope runs:
   // assigned, moved from, passed by non-const reference outside the tensor
   // API, changed in place, its elements written through a range-for's
   // reference, or, for a field, any non-const method of `this` called there.
   bool changesIn(const clang::ValueDecl &Var, const clang::Stmt &Scope) const;
 
 protected:
-  // Filled by the walk of the body (BodyFacts): address taken, bound to a
-  // non-const reference, captured by reference by a lambda that changes it.
+  // Filled by the walk of the body (BodyFacts): the roots (aliasRoot) whose
+  // address is taken, that are bound to a non-const reference the analysis
+  // cannot name (`auto &r = c ? a : b;`), or that are captured by reference
+  // by a lambda that changes them.
   llvm::DenseSet<const clang::ValueDecl *> Escaped;
+  // The local references bound to a place: the place's expression.
+  llvm::DenseMap<const clang::VarDecl *, const clang::Expr *> Bound;
 
 private:
   const ApiModel &Model;

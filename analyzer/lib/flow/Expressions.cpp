@@ -153,6 +153,10 @@ std::optional<DeviceFlow::Place> DeviceFlow::placeOf(const Expr *E) const {
         Model.classify(Range->getType()) == ValueKind::TensorList)
       if (std::optional<Place> Container = placeOf(Range))
         return Container;
+    // `auto &r = x;`: r is x's place, read and written there.
+    if (const Expr *Bound = Facts.body().boundPlace(*Var))
+      if (std::optional<Place> Aliased = placeOf(Bound))
+        return Aliased;
     return Place{AccessPath(Var)};
   }
   if (const auto *Member = dyn_cast<MemberExpr>(E)) {

@@ -233,6 +233,9 @@ void DeviceFlow::declare(const VarDecl &Var) {
   const Expr *Init = Var.getInit();
   if (Model.classify(Var.getType()) == ValueKind::Other)
     return;
+  // A reference bound to a place names it (placeOf): binding writes nothing.
+  if (const Expr *Bound = Facts.body().boundPlace(Var); Bound && placeOf(Bound))
+    return;
   // `for (auto &t : list)`: each t is an element of the list; a data
   // loader's batches are loaded on the host.
   if (const Expr *Range = Facts.body().rangeOf(Var)) {
