@@ -316,8 +316,15 @@ ApiCall ApiModel::classifyMethod(const CXXMethodDecl &Method) const {
   }
   case ValueKind::TensorOptions:
     return lookup(&ProfileTable::OptionsMethods, Name);
-  case ValueKind::Module:
-    return lookup(&ProfileTable::ModuleMethods, Name);
+  case ValueKind::Module: {
+    ApiCall Listed = lookup(&ProfileTable::ModuleMethods, Name);
+    // A container's and a holder's methods are the library's: a user's
+    // module may have a `get` or an `insert` of its own.
+    if ((Listed.Kind == CallKind::ModuleInsert || Listed.Kind == CallKind::ModuleHandle) &&
+        !isApiRecord(*Method.getParent()))
+      return {};
+    return Listed;
+  }
   case ValueKind::TensorList:
     if (auto It = listMethods().find(Name); It != listMethods().end())
       return It->second;

@@ -100,6 +100,8 @@ enum class CallKind {
   RegisterParameter,  // register_parameter("w", w)
   RegisterBuffer,     // register_buffer("b", b)
   RegisterModule,     // register_module("fc", fc)
+  ModuleInsert,       // seq->push_back(m), dict->insert("m", m): a container shares m
+  ModuleHandle,       // holder.ptr(), get(), list->at<NetImpl>(0): the module it holds
   ModuleOptionWeight, // CrossEntropyLossOptions().weight(w): a loss's weight tensor
   // Waiting for the device.
   Synchronize,     // cuda::synchronize(), stream.synchronize(), event.synchronize():
