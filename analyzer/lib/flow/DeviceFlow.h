@@ -166,6 +166,14 @@ private:
   ValueFact evaluateModuleMethod(const clang::CXXMemberCallExpr &Call, ApiCall Api);
   ValueFact applyModule(const clang::Expr &Call, const clang::Expr &ModuleExpr,
                         llvm::ArrayRef<const clang::Expr *> Args);
+  // The modules Args put into a container (`push_back(m)`, `insert("m", m)`,
+  // a constructor's list): the join of theirs; unknown when an argument
+  // holds none the flow can see.
+  ValueFact heldModules(llvm::ArrayRef<const clang::Expr *> Args);
+  // The places that share the module at Path: the containers it was put
+  // into, the modules put into it, the handles copied from it (`auto p =
+  // model.ptr()`), anywhere in the body; made on first use.
+  llvm::ArrayRef<AccessPath> moduleSharers(const AccessPath &Path);
 
   // Calls.cpp
   ValueFact evaluateCall(const clang::CallExpr &Call);
@@ -236,6 +244,7 @@ private:
   // The std::function places of the function and the one lambda each is
   // given (null: several, or not a lambda); made on first use.
   std::optional<llvm::DenseMap<AccessPath, const clang::LambdaExpr *>> FunctionTargets;
+  std::optional<llvm::DenseMap<AccessPath, llvm::SmallVector<AccessPath, 2>>> ModuleSharing;
 };
 
 } // namespace placelint::analysis

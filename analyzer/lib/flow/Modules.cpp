@@ -2,7 +2,10 @@
 // (`model(x)`, `model->forward(x, std::make_tuple(h, c))`) is an operation
 // between its parameters and its inputs. Library modules without
 // parameters (activations, dropout, losses) have no device of their own,
-// unless a loss holds a weight tensor.
+// unless a loss holds a weight tensor. A container (`Sequential`,
+// `ModuleList`, `ModuleDict`) shares the modules put into it: it is where
+// they are, and moving one moves the other; a handle (`ptr()`, `get()`,
+// `at<NetImpl>(0)`, a copy of a holder) is the module it holds.
 #include "flow/DeviceFlow.h"
 
 #include "Syntax.h"
@@ -106,7 +109,125 @@ const Expr *optionsTensor(const Expr *E, const ApiModel &Model) {
   return Setter ? Setter->getArg(0) : nullptr;
 }
 
+// Whether a library module holds other modules: it has a method that puts
+// one in (`push_back`, `insert`).
+bool isContainer(QualType Type, const ApiModel &Model) {
+  const CXXRecordDecl *Library = Model.libraryModule(Type);
+  if (!Library || !Library->hasDefinition())
+    return false;
+  for (const Decl *Member : Library->getDefinition()->decls()) {
+    const auto *Method = dyn_cast<CXXMethodDecl>(Member);
+    if (const auto *Template = dyn_cast<FunctionTemplateDecl>(Member))
+      Method = dyn_cast<CXXMethodDecl>(Template->getTemplatedDecl());
+    if (Method && Model.classifyMethod(*Method).Kind == CallKind::ModuleInsert)
+      return true;
+  }
+  return false;
+}
+
+// The modules an argument passes: itself, or those inside it (a name and a
+// module, a list of pairs); a shared_ptr converted to its base's is the
+// module it was made from.
+void collectModules(const Expr *Arg, const ApiModel &Model,
+                    llvm::SmallVectorImpl<const Expr *> &Modules) {
+  Arg = Arg->IgnoreImplicit()->IgnoreParens();
+  if (Model.classify(Arg->getType()) != ValueKind::Module) {
+    for (const Stmt *Child : Arg->children())
+      if (const auto *Part = dyn_cast_or_null<Expr>(Child))
+        collectModules(Part, Model, Modules);
+    return;
+  }
+  if (const auto *Construct = dyn_cast<CXXConstructExpr>(Arg);
+      Construct && Construct->getNumArgs() == 1 &&
+      Model.classify(Construct->getArg(0)->getType()) == ValueKind::Module)
+    return collectModules(Construct->getArg(0), Model, Modules);
+  Modules.push_back(Arg);
+}
+
+// The expression whose module a handle or a copy of one is: `model` in
+// `model.ptr()`, `*model`, `std::shared_ptr<Module>(p)`.
+const Expr *handleSource(const Expr *E, const ApiModel &Model) {
+  while (true) {
+    E = moduleOperand(stripCopies(E));
+    const auto *Call = dyn_cast<CXXMemberCallExpr>(E);
+    const auto *Construct = dyn_cast<CXXConstructExpr>(E);
+    if (Call && Call->getNumArgs() == 0 &&
+        Model.classifyCall(*Call).Kind == CallKind::ModuleHandle)
+      E = Call->getImplicitObjectArgument();
+    else if (Construct && Construct->getNumArgs() == 1 &&
+             Model.classify(Construct->getType()) == ValueKind::Module &&
+             Model.classify(Construct->getArg(0)->getType()) == ValueKind::Module)
+      E = Construct->getArg(0);
+    else
+      return E;
+  }
+}
+
+// Whether a variable of Type refers to a module rather than holding one of
+// its own: a reference, a pointer, a holder, a shared_ptr.
+bool refersToModule(QualType Type, const ApiModel &Model) {
+  const CXXRecordDecl *Impl = Model.userModule(Type);
+  if (!Impl)
+    Impl = Model.libraryModule(Type);
+  return Impl && (Type->isReferenceType() || Type->isPointerType() ||
+                  Type.getNonReferenceType()->getAsCXXRecordDecl() != Impl);
+}
+
 } // namespace
+
+ValueFact DeviceFlow::heldModules(llvm::ArrayRef<const Expr *> Args) {
+  llvm::SmallVector<const Expr *, 4> Modules;
+  for (const Expr *Arg : Args)
+    collectModules(Arg, Model, Modules);
+  if (Modules.empty())
+    return Args.empty() ? ValueFact() : ValueFact::unknown();
+  ValueFact Held;
+  for (const Expr *Module : Modules) {
+    ValueFact Fact = factOf(Module);
+    // A module with nothing to place (an activation) adds no device.
+    QualType Type = moduleType(*Module);
+    const CXXRecordDecl *User = Model.userModule(Type);
+    bool Stateless = User ? !Summaries.registersState(*User) : Model.isStatelessModule(Type);
+    if (Stateless && !Fact.Devices.isKnown())
+      continue;
+    Held = Held.join(Fact);
+  }
+  return Held;
+}
+
+llvm::ArrayRef<AccessPath> DeviceFlow::moduleSharers(const AccessPath &Path) {
+  if (!ModuleSharing) {
+    ModuleSharing.emplace();
+    auto Share = [&](std::optional<Place> A, std::optional<Place> B) {
+      if (!A || !B || A->Path == B->Path)
+        return;
+      (*ModuleSharing)[A->Path].push_back(B->Path);
+      (*ModuleSharing)[B->Path].push_back(A->Path);
+    };
+    findInTree(Function.getBody(), [&](const Stmt &S) {
+      if (const auto *Call = dyn_cast<CXXMemberCallExpr>(&S)) {
+        CallKind Kind = Model.classifyCall(*Call).Kind;
+        const Expr *Object = Call->getImplicitObjectArgument();
+        if (Object && (Kind == CallKind::ModuleInsert ||
+                       (Kind == CallKind::RegisterModule && isContainer(moduleType(*Object), Model)))) {
+          llvm::SmallVector<const Expr *, 4> Modules;
+          for (const Expr *Arg : Call->arguments())
+            collectModules(Arg, Model, Modules);
+          for (const Expr *Module : Modules)
+            Share(placeOf(moduleOperand(Object)), placeOf(handleSource(Module, Model)));
+        }
+      } else if (const auto *Declaration = dyn_cast<DeclStmt>(&S)) {
+        for (const Decl *D : Declaration->decls())
+          if (const auto *Var = dyn_cast<VarDecl>(D);
+              Var && Var->getInit() && refersToModule(Var->getType(), Model))
+            Share(Place{AccessPath(Var)}, placeOf(handleSource(Var->getInit(), Model)));
+      }
+      return false;
+    });
+  }
+  auto It = ModuleSharing->find(Path);
+  return It == ModuleSharing->end() ? llvm::ArrayRef<AccessPath>() : llvm::ArrayRef(It->second);
+}
 
 ValueFact DeviceFlow::newModule(const Expr &Creation, SourceLocation At,
                                 llvm::ArrayRef<const Expr *> Args) {
@@ -119,6 +240,9 @@ ValueFact DeviceFlow::newModule(const Expr &Creation, SourceLocation At,
   }
   ValueFact Module;
   QualType Type = moduleType(Creation);
+  // A container holds what it is made from (nothing yet, when made empty).
+  if (isContainer(Type, Model))
+    return heldModules(Args);
   const CXXRecordDecl *User = Model.userModule(Type);
   if (User && !Summaries.registersState(*User))
     return ValueFact::unknown(); // nothing to be on a device
@@ -148,6 +272,17 @@ ValueFact DeviceFlow::evaluateModuleMethod(const CXXMemberCallExpr &Call, ApiCal
   llvm::SmallVector<const Expr *, 4> Args(Call.arguments());
   if (Api.Kind == CallKind::ModuleForward)
     return applyModule(Call, *Object, Args);
+  // A handle is the module it holds; an element of a container, one of
+  // the modules it holds.
+  if (Api.Kind == CallKind::ModuleHandle)
+    return yield(Call, valueOf(Object));
+  if (Api.Kind == CallKind::ModuleInsert ||
+      (Api.Kind == CallKind::RegisterModule && isContainer(moduleType(*Object), Model))) {
+    ValueFact Held = heldModules(Args);
+    if (std::optional<Place> Container = placeOf(moduleOperand(Object)))
+      write(*Container, read(Container->Path).join(Held), nullptr, Call.getExprLoc());
+    return Model.classify(Call.getType()) == ValueKind::Module ? Held : ValueFact();
+  }
   if (Api.Kind == CallKind::ModuleParameters) {
     ValueFact Params = factOf(Object);
     Params.Dim = ZeroDim::No;
@@ -193,6 +328,14 @@ ValueFact DeviceFlow::evaluateModuleMethod(const CXXMemberCallExpr &Call, ApiCal
   // that Module::to moves; plain members it does not are the class's own
   // business, which the module's summary keeps).
   write(*Module, Moved, nullptr, Call.getExprLoc());
+  // The containers and handles that share it move with it.
+  llvm::SmallVector<AccessPath, 4> Sharers{Module->Path};
+  for (unsigned I = 0; I < Sharers.size(); ++I)
+    for (const AccessPath &Sharer : moduleSharers(Sharers[I]))
+      if (!llvm::is_contained(Sharers, Sharer)) {
+        Sharers.push_back(Sharer);
+        write({Sharer}, Moved, nullptr, Call.getExprLoc());
+      }
   return ValueFact();
 }
 
