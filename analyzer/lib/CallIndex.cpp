@@ -1,5 +1,7 @@
 #include "CallIndex.h"
 
+#include "Syntax.h"
+
 #include "clang/AST/ASTContext.h"
 #include "clang/AST/DeclCXX.h"
 #include "clang/AST/DeclTemplate.h"
@@ -23,8 +25,16 @@ public:
   using Base = RecursiveASTVisitor<CallIndexer>;
 
   CallIndexer(CallSites &Calls, llvm::DenseSet<const FunctionDecl *> &Escaping,
-              const ApiModel &Model)
-      : Calls(Calls), Escaping(Escaping), Model(Model) {}
+              const ApiModel &Model, const SourceManager &SM)
+      : Calls(Calls), Escaping(Escaping), Model(Model), SM(SM) {}
+
+  // A call through a virtual method calls each of its overrides in the
+  // unit: noted once all of them are known.
+  void noteVirtualCalls() {
+    for (const auto &[Callee, Site] : VirtualCalls)
+      for (const CXXMethodDecl *Override : Overrides.lookup(Callee))
+        note(Override, *Site.Call, /*Direct=*/false, Site.Caller);
+  }
 
   bool TraverseDecl(Decl *D) {
     const auto *Function = dyn_cast_or_null<FunctionDecl>(D);
@@ -36,17 +46,53 @@ public:
     return Continue;
   }
 
+  bool VisitCXXMethodDecl(CXXMethodDecl *Method) {
+    // Every method this one overrides, a few bases up, is called here when
+    // called through a base.
+    llvm::SmallVector<const CXXMethodDecl *, 4> Bases(Method->overridden_methods());
+    for (unsigned I = 0; I < Bases.size() && I < kMaxOverridden; ++I) {
+      Overrides[Bases[I]->getCanonicalDecl()].push_back(Method);
+      Bases.append(Bases[I]->overridden_methods().begin(), Bases[I]->overridden_methods().end());
+    }
+    // A method that overrides one declared elsewhere (a library's virtual
+    // a library calls) has callers the unit does not show.
+    if (llvm::any_of(Bases, [&](const CXXMethodDecl *Base) {
+          return !SM.isInMainFile(SM.getExpansionLoc(Base->getLocation()));
+        }))
+      Escaping.insert(key(Method));
+    return true;
+  }
+
   bool VisitCallExpr(CallExpr *Call) {
     CalleeNames.insert(Call->getCallee()->IgnoreParenImpCasts());
     note(Call->getDirectCallee(), *Call, /*Direct=*/true);
+    // Not `Base::forward(x)`, which calls the base's own.
+    if (const auto *Member = dyn_cast<CXXMemberCallExpr>(Call))
+      if (const CXXMethodDecl *Method = Member->getMethodDecl();
+          Method && Method->isVirtual() && !Enclosing.empty())
+        if (const auto *Callee = dyn_cast<MemberExpr>(Member->getCallee()->IgnoreParens());
+            Callee && !Callee->hasQualifier())
+          VirtualCalls.push_back(
+              {Method->getCanonicalDecl(), CallIndex::CallSite{Enclosing.back(), Call, false}});
+    // A container's forward calls the forwards of the modules put into it.
+    if (const auto *Member = dyn_cast<CXXMemberCallExpr>(Call)) {
+      ApiCall Api = Model.classifyCall(*Member);
+      const ValueDecl *Container = moduleDecl(Member->getImplicitObjectArgument());
+      if (Api.Kind == CallKind::ModuleInsert && Container)
+        for (const Expr *Arg : Call->arguments())
+          notePutInto(*Container, *Arg);
+      if (Api.Kind == CallKind::ModuleForward && Container)
+        for (const CXXRecordDecl *Held : Contents.lookup(Container))
+          noteForward(Held, *Call);
+    }
     // `model(x)` on a TORCH_MODULE holder calls its NetImpl's forward.
     if (const auto *Op = dyn_cast<CXXOperatorCallExpr>(Call);
-        Op && Op->getOperator() == OO_Call && Op->getNumArgs() >= 1)
-      if (const CXXRecordDecl *Impl = Model.userModule(Op->getArg(0)->getType());
-          Impl && Impl->hasDefinition())
-        for (const CXXMethodDecl *Method : Impl->getDefinition()->methods())
-          if (Model.classifyMethod(*Method).Kind == CallKind::ModuleForward)
-            note(Method, *Call, /*Direct=*/false);
+        Op && Op->getOperator() == OO_Call && Op->getNumArgs() >= 1) {
+      noteForward(Model.userModule(Op->getArg(0)->getType()), *Call);
+      if (const ValueDecl *Container = moduleDecl(Op->getArg(0)))
+        for (const CXXRecordDecl *Held : Contents.lookup(Container))
+          noteForward(Held, *Call);
+    }
     // `std::make_shared<Net>(args)` constructs a Net there.
     if (Model.classifyCall(*Call).Kind == CallKind::MakeShared)
       if (const auto *Made = dyn_cast_or_null<ClassTemplateSpecializationDecl>(
@@ -55,6 +101,16 @@ public:
           Made->getTemplateArgs()[0].getKind() == TemplateArgument::Type)
         noteConstruction(Made->getTemplateArgs()[0].getAsType()->getAsCXXRecordDecl(),
                          Call->getNumArgs(), *Call);
+    return true;
+  }
+
+  bool VisitVarDecl(VarDecl *Var) {
+    // `Sequential seq(model)`: made with the modules it holds.
+    if (const auto *Construct = dyn_cast_or_null<CXXConstructExpr>(
+            Var->getInit() ? Var->getInit()->IgnoreImplicit() : nullptr);
+        Construct && Model.libraryModule(Var->getType()))
+      for (const Expr *Arg : Construct->arguments())
+        notePutInto(*Var, *Arg);
     return true;
   }
 
@@ -94,14 +150,49 @@ private:
         note(Ctor, Call, /*Direct=*/false);
   }
 
-  void note(const FunctionDecl *Callee, const Expr &Call, bool Direct) {
-    if (Callee && !Enclosing.empty())
-      Calls[key(Callee)].push_back({Enclosing.back(), &Call, Direct});
+  void note(const FunctionDecl *Callee, const Expr &Call, bool Direct,
+            const FunctionDecl *Caller = nullptr) {
+    if (!Caller && !Enclosing.empty())
+      Caller = Enclosing.back();
+    if (Callee && Caller)
+      Calls[key(Callee)].push_back({Caller, &Call, Direct});
   }
+
+  // Call runs the forward of the user's module Impl.
+  void noteForward(const CXXRecordDecl *Impl, const Expr &Call) {
+    if (!Impl || !Impl->hasDefinition())
+      return;
+    for (const CXXMethodDecl *Method : Impl->getDefinition()->methods())
+      if (Model.classifyMethod(*Method).Kind == CallKind::ModuleForward)
+        note(Method, Call, /*Direct=*/false);
+  }
+
+  // The user's modules Arg puts into Container (`push_back(model)`,
+  // `push_back(model.ptr())`, a name and a module).
+  void notePutInto(const ValueDecl &Container, const Expr &Arg) {
+    const Expr *E = Arg.IgnoreImplicit()->IgnoreParens();
+    if (const auto *Construct = dyn_cast<CXXConstructExpr>(E);
+        Construct && Construct->getNumArgs() == 1)
+      E = Construct->getArg(0)->IgnoreImplicit()->IgnoreParens(); // a copy, a conversion
+    if (const auto *Handle = dyn_cast<CXXMemberCallExpr>(E);
+        Handle && Model.classifyCall(*Handle).Kind == CallKind::ModuleHandle)
+      E = Handle->getImplicitObjectArgument();
+    if (const CXXRecordDecl *Impl = Model.userModule(E->getType()))
+      Contents[&Container].push_back(Impl);
+  }
+
+  static constexpr unsigned kMaxOverridden = 8;
 
   CallSites &Calls;
   llvm::DenseSet<const FunctionDecl *> &Escaping;
   const ApiModel &Model;
+  const SourceManager &SM;
+  // Calls through virtual methods, by the method named.
+  llvm::SmallVector<std::pair<const CXXMethodDecl *, CallIndex::CallSite>, 4> VirtualCalls;
+  // The unit's overrides of each virtual method.
+  llvm::DenseMap<const CXXMethodDecl *, llvm::SmallVector<const CXXMethodDecl *, 2>> Overrides;
+  // The user's modules put into each container variable.
+  llvm::DenseMap<const ValueDecl *, llvm::SmallVector<const CXXRecordDecl *, 2>> Contents;
   llvm::SmallVector<const FunctionDecl *, 4> Enclosing;
   // The callee expressions of calls: a function named there is called, not
   // taken.
@@ -112,11 +203,12 @@ private:
 
 void CallIndex::build() {
   Built = true;
-  CallIndexer Indexer(Calls, Escaping, Model);
   const SourceManager &SM = Context.getSourceManager();
+  CallIndexer Indexer(Calls, Escaping, Model, SM);
   for (Decl *D : Context.getTranslationUnitDecl()->decls())
     if (SM.isInMainFile(SM.getExpansionLoc(D->getLocation())))
       Indexer.TraverseDecl(D);
+  Indexer.noteVirtualCalls();
 }
 
 llvm::ArrayRef<CallIndex::CallSite> CallIndex::callsOf(const FunctionDecl &Function) {

@@ -1,7 +1,9 @@
 // The calls of a unit's functions (private to analyzer/lib): each call made
-// in the main file's functions, with the function it is in, and the
-// functions used otherwise than called (a callback, an address taken),
-// whose callers are unknown. Read by the rules and the flow alike that judge
+// in the main file's functions, with the function it is in (a call through
+// a virtual method calls each of its overrides; a container's forward, the
+// forwards of the modules put into it), and the functions used otherwise
+// than called (a callback, an address taken, an override of a virtual
+// method declared outside the main file), whose callers are unknown. Read by the rules and the flow alike that judge
 // a function by every call of it (availability checks around a helper that
 // asks for CUDA; device guards around a launcher). Only the main file's own
 // declarations are walked, never the (often huge) headers.
@@ -30,7 +32,7 @@ public:
     // The call names the function itself; false where the API implies the
     // call: a module holder's `model(x)` calling its NetImpl's forward,
     // `std::make_shared<Net>(args)` or a holder's construction constructing
-    // a Net.
+    // a Net, a call through a virtual method calling an override.
     bool Direct;
   };
 

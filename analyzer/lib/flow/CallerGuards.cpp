@@ -52,10 +52,8 @@ unsigned CallerGuards::ensuredByCallers(const FunctionDecl &Function, unsigned D
                                         llvm::ArrayRef<const ParmVarDecl *> Flags) {
   if (InProgress.contains(&Function))
     return std::numeric_limits<unsigned>::max();
-  const auto *Method = dyn_cast<CXXMethodDecl>(&Function);
   llvm::ArrayRef<CallIndex::CallSite> Sites = Calls.callsOf(Function);
-  if (Depth > kMaxDepth || Sites.empty() || Calls.escapes(Function) ||
-      (Method && Method->isVirtual()) || Function.isMain())
+  if (Depth > kMaxDepth || Sites.empty() || Calls.escapes(Function) || Function.isMain())
     return 0;
   InProgress.insert(&Function);
   unsigned Devices = std::numeric_limits<unsigned>::max();

@@ -28,9 +28,10 @@ public:
       : Context(Context), Model(Model), Calls(Context, Model) {}
 
   // How many CUDA devices the checks around every call of Function in the
-  // main file ensure: 0 when it has no such call, when it is also used
-  // otherwise than called (a callback, a virtual method), or when one call
-  // is not guarded.
+  // main file ensure (a call through a virtual method calls each override):
+  // 0 when it has no such call, when it is also used otherwise than called
+  // (a callback, an override of a library's virtual method), or when one
+  // call is not guarded.
   // A call that passes a constant false for one of Flags does not count.
   CallersGuard devicesEnsuredByCallers(const clang::FunctionDecl &Function,
                                        llvm::ArrayRef<const clang::ParmVarDecl *> Flags = {});
