@@ -9,6 +9,7 @@
 #include <algorithm>
 #include <array>
 #include <functional>
+#include <optional>
 #include <vector>
 
 void consume(const torch::Tensor &t);
@@ -287,4 +288,62 @@ void methodCalledInALoop(torch::Device device, const std::vector<torch::Tensor> 
   Inference model(device);
   for (const torch::Tensor &batch : batches)
     consume(model.runEach(batch.to(device)));
+}
+
+// The same tensor read through a getter lambda, or through a static member
+// the loop sets from it at the top of each iteration.
+void invariantThroughAGetter(torch::Device device, const std::vector<torch::Tensor> &batches) {
+  torch::Tensor weights = torch::ones({3});
+  for (const torch::Tensor &batch : batches) {
+    auto heldWeights = [&] { return weights; };
+    auto heldDevice = [&] { return device; };
+    consume(batch.to(device) * heldWeights().to(heldDevice()));
+    // CHECK-MESSAGES: :[[@LINE-1]]:46: warning: 'heldWeights()' is moved to the device in 'device' on every iteration but does not change in the loop [placement-transfer-in-loop]
+    // CHECK-MESSAGES: :[[@LINE-5]]:3: note: hoist the transfer before this loop
+  }
+}
+
+struct HeldWeights {
+  static inline std::optional<torch::Tensor> value;
+};
+
+void invariantThroughAStaticMember(torch::Device device, const std::vector<torch::Tensor> &batches) {
+  torch::Tensor weights = torch::ones({3});
+  for (const torch::Tensor &batch : batches) {
+    HeldWeights::value = weights;
+    consume(batch.to(device) * HeldWeights::value.value().to(device));
+    // CHECK-MESSAGES: :[[@LINE-1]]:59: warning: 'HeldWeights::value.value()' is moved to the device in 'device' on every iteration but does not change in the loop [placement-transfer-in-loop]
+    // CHECK-MESSAGES: :[[@LINE-4]]:3: note: hoist the transfer before this loop
+  }
+}
+
+// Look-alikes: the getter gives the batch; the static member is set from
+// each batch, or only on some iterations.
+void batchThroughAGetter(torch::Device device, const std::vector<torch::Tensor> &batches) {
+  for (const torch::Tensor &batch : batches) {
+    auto heldBatch = [&] { return batch; };
+    consume(heldBatch().to(device));
+  }
+}
+
+struct HeldBatch {
+  static inline std::optional<torch::Tensor> value;
+};
+
+void batchThroughAStaticMember(torch::Device device, const std::vector<torch::Tensor> &batches) {
+  for (const torch::Tensor &batch : batches) {
+    HeldBatch::value = batch;
+    consume(HeldBatch::value.value().to(device));
+  }
+}
+
+void staticMemberSetOnSomeIterations(torch::Device device, const std::vector<torch::Tensor> &batches) {
+  torch::Tensor weights = torch::ones({3});
+  for (size_t step = 0; step < batches.size(); ++step) {
+    if (step % 2 == 0)
+      HeldBatch::value = weights;
+    else
+      HeldBatch::value = batches[step];
+    consume(HeldBatch::value.value().to(device));
+  }
 }

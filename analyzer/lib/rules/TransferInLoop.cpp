@@ -89,6 +89,108 @@ const Transfer *parkedOnTheHost(const Transfer &T, const Stmt &Loop,
   return nullptr;
 }
 
+// What a getter gives: a call of a lambda whose body only returns a
+// variable it captured (`auto held = [&] { return w; }; held()`, also
+// converted, as a device to TensorOptions) reads that variable; E itself
+// otherwise.
+const Expr *throughGetter(const Expr *E) {
+  const auto *Call = dyn_cast<CXXOperatorCallExpr>(constructedFrom(E));
+  const auto *Operator =
+      Call && Call->getOperator() == OO_Call && Call->getNumArgs() == 1
+          ? dyn_cast_or_null<CXXMethodDecl>(Call->getDirectCallee())
+          : nullptr;
+  const auto *Block = Operator && Operator->getParent()->isLambda()
+                          ? dyn_cast_or_null<CompoundStmt>(Operator->getBody())
+                          : nullptr;
+  const auto *Return = Block && Block->size() == 1 ? dyn_cast<ReturnStmt>(Block->body_front())
+                                                   : nullptr;
+  const Expr *Value = Return ? Return->getRetValue() : nullptr;
+  const auto *Ref = Value ? dyn_cast<DeclRefExpr>(stripCopies(Value)->IgnoreParenImpCasts()) : nullptr;
+  return Ref && Ref->refersToEnclosingVariableOrCapture() ? Ref : E;
+}
+
+// The static member or global that E reads, through what std holders give
+// back (`Holder::value.value()`), or null.
+const VarDecl *globalBehind(const Expr *E) {
+  for (E = stripCopies(E)->IgnoreParenImpCasts();;) {
+    if (const auto *Ref = dyn_cast<DeclRefExpr>(E)) {
+      const auto *Var = dyn_cast<VarDecl>(Ref->getDecl());
+      return Var && Var->hasGlobalStorage() && !Var->isStaticLocal() ? Var : nullptr;
+    }
+    const auto *Read = dyn_cast<CXXMemberCallExpr>(E);
+    if (!Read || Read->getNumArgs() != 0 || !Read->getMethodDecl()->getParent()->isInStdNamespace())
+      return nullptr;
+    E = Read->getImplicitObjectArgument()->IgnoreParenImpCasts();
+  }
+}
+
+const Stmt *bodyOf(const Stmt &Loop) {
+  if (const auto *For = dyn_cast<ForStmt>(&Loop))
+    return For->getBody();
+  if (const auto *While = dyn_cast<WhileStmt>(&Loop))
+    return While->getBody();
+  if (const auto *Do = dyn_cast<DoStmt>(&Loop))
+    return Do->getBody();
+  if (const auto *RangeFor = dyn_cast<CXXForRangeStmt>(&Loop))
+    return RangeFor->getBody();
+  return nullptr;
+}
+
+// The value `Var = value;` gives Var, when S is that assignment.
+const Expr *assignedTo(const VarDecl &Var, const Stmt &S) {
+  auto Names = [&](const Expr *Target) {
+    const auto *Ref = dyn_cast<DeclRefExpr>(Target->IgnoreParenImpCasts());
+    return Ref && Ref->getDecl() == &Var;
+  };
+  if (const auto *Assign = dyn_cast<CXXOperatorCallExpr>(&S);
+      Assign && Assign->getOperator() == OO_Equal && Assign->getNumArgs() == 2 &&
+      Names(Assign->getArg(0)))
+    return Assign->getArg(1);
+  if (const auto *Assign = dyn_cast<BinaryOperator>(&S);
+      Assign && Assign->getOpcode() == BO_Assign && Names(Assign->getLHS()))
+    return Assign->getRHS();
+  return nullptr;
+}
+
+// Whether a static member or global used as a holder gets the same value on
+// every iteration of Loop before it is read: the first statement of the
+// body that names it sets it from a value that does not change in the loop
+// (`Holder::value = weights;`), and no later statement changes it.
+bool setEachIterationFromInvariant(const VarDecl &Var, const Stmt &Loop, BodyFacts &Body) {
+  const auto *Block = dyn_cast_or_null<CompoundStmt>(bodyOf(Loop));
+  if (!Block)
+    return false;
+  bool Set = false;
+  for (const Stmt *S : Block->body()) {
+    if (!Set) {
+      const Expr *Value = assignedTo(Var, *S);
+      bool Names = findInTree(S, [&](const Stmt &Child) {
+        const auto *Ref = dyn_cast<DeclRefExpr>(&Child);
+        return Ref && Ref->getDecl() == &Var;
+      });
+      if (Names && !(Value && Body.isInvariantIn(*Value, Loop)))
+        return false;
+      Set = Value;
+    } else if (Body.changesIn(Var, *S) && !assignedTo(Var, *S)) {
+      return false;
+    } else if (const Expr *Again = assignedTo(Var, *S); Again && !Body.isInvariantIn(*Again, Loop)) {
+      return false;
+    }
+  }
+  return Set;
+}
+
+// Whether E, evaluated in Loop, gives the same value on every iteration:
+// also when read through a getter lambda or a static member the loop sets
+// from an unchanged value.
+bool givesSameValue(const Expr &E, const Stmt &Loop, BodyFacts &Body) {
+  const Expr *Read = throughGetter(&E);
+  if (Body.isInvariantIn(*Read, Loop))
+    return true;
+  const VarDecl *Held = globalBehind(Read);
+  return Held && setEachIterationFromInvariant(*Held, Loop, Body);
+}
+
 // The same tensor, unchanged, to the same place on every iteration (and not
 // known to be there already). From an unknown device (a parameter, a
 // field) it is either no copy at all or the same copy every time: hoist it
@@ -99,14 +201,17 @@ bool isInvariant(const Transfer &T, const Stmt &Loop, BodyFacts &Body) {
   // A variable, a field of one (`rollout.observations`), or what holds it:
   // an element, an optional's value, a reference, read with an index that
   // does not change (`held[0]` of `std::vector<Tensor> held{w}` made in the
-  // loop from `w`, which does not change, is `w`).
-  const Expr *Receiver = stripCopies(T.Call->getImplicitObjectArgument());
-  const ValueDecl *Source = rootDeclThroughHolders(Receiver);
-  if (!Source)
-    return false;
-  return !Body.isChangedIn(*Source, Loop) && Body.isInvariantIn(*Receiver, Loop) &&
-         llvm::all_of(T.Call->arguments(),
-                      [&](const Expr *Arg) { return Body.isInvariantIn(*Arg, Loop); });
+  // loop from `w`, which does not change, is `w`); a getter's value; a
+  // static member set from it.
+  const Expr *Receiver = throughGetter(stripCopies(T.Call->getImplicitObjectArgument()));
+  bool Unchanged = false;
+  if (const VarDecl *Held = globalBehind(Receiver))
+    Unchanged = setEachIterationFromInvariant(*Held, Loop, Body);
+  else if (const ValueDecl *Source = rootDeclThroughHolders(Receiver))
+    Unchanged = !Body.isChangedIn(*Source, Loop) && Body.isInvariantIn(*Receiver, Loop);
+  return Unchanged && llvm::all_of(T.Call->arguments(), [&](const Expr *Arg) {
+           return givesSameValue(*Arg, Loop, Body);
+         });
 }
 
 // The container that Receiver is an element of (`chunks[i]`, `v.at(i)`):
