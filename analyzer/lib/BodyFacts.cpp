@@ -191,15 +191,19 @@ private:
     return false;
   }
 
-  // `v = e`: from here on v holds another value.
+  // `v = e`, or `r = e` for `auto &r = v;`: from here on v holds another
+  // value.
   void noteReplacement(const Expr &Assignment, const Expr *Target) {
     if (const auto *Ref = dyn_cast<DeclRefExpr>(Target->IgnoreParenImpCasts()))
-      Facts.Replaced.try_emplace(&Assignment, Ref->getDecl());
+      Facts.Replaced.try_emplace(&Assignment, &Facts.namedVariable(*Ref->getDecl()));
   }
 
   void noteAssignment(const Expr *Target, const Expr *Value) {
-    if (const ValueDecl *Var = trackedDecl(Target))
+    if (const ValueDecl *Var = trackedDecl(Target)) {
       Facts.Assignments[Var].push_back(Value);
+      if (const ValueDecl *Named = &Facts.namedVariable(*Var); Named != Var)
+        Facts.Assignments[Named].push_back(Value);
+    }
     if (const auto *Ref = dyn_cast<DeclRefExpr>(Target->IgnoreParenImpCasts()))
       Facts.AssignedRefs.insert(Ref);
   }
@@ -262,12 +266,17 @@ BodyFacts::BodyFacts(const Stmt &Body, const ApiModel &Model)
     if (changesIn(*Var, *LambdaBody))
       Escaped.insert(&aliasRoot(*Var));
   // A read through a reference reads the place it binds: each name of a
-  // place is used wherever any of its names is.
+  // place is used wherever any of its names is. Binding a reference reads
+  // nothing.
   if (Bound.empty())
     return;
+  llvm::DenseSet<const Expr *> Bindings;
+  for (const auto &[Reference, Place] : Bound)
+    Bindings.insert(Place);
   llvm::DenseMap<const ValueDecl *, llvm::SmallVector<const DeclRefExpr *, 4>> UsesOfPlace;
   for (const DeclRefExpr *Ref : Walk.uses())
-    UsesOfPlace[&aliasRoot(*Ref->getDecl())].push_back(Ref);
+    if (!Bindings.contains(Ref))
+      UsesOfPlace[&aliasRoot(*Ref->getDecl())].push_back(Ref);
   for (auto &[Var, Refs] : Uses)
     Refs = UsesOfPlace[&aliasRoot(*Var)];
 }

@@ -135,6 +135,19 @@ const ValueDecl &Mutations::aliasRoot(const ValueDecl &Var) const {
   return *Root;
 }
 
+const ValueDecl &Mutations::namedVariable(const ValueDecl &Var) const {
+  const ValueDecl *Named = &Var;
+  for (unsigned Step = 0; Step < 16; ++Step) {
+    const auto *Reference = dyn_cast<VarDecl>(Named);
+    const auto *Whole =
+        Reference ? dyn_cast_or_null<DeclRefExpr>(Bound.lookup(Reference)) : nullptr;
+    if (!Whole || Whole->getDecl() == Named)
+      break;
+    Named = Whole->getDecl();
+  }
+  return *Named;
+}
+
 bool Mutations::changesIn(const ValueDecl &Var, const Stmt &Scope) const {
   ChangeFinder Finder(Var, Model, *this);
   Finder.TraverseStmt(const_cast<Stmt *>(&Scope));

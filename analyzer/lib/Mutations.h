@@ -38,6 +38,10 @@ public:
   // The variable whose place Var names through local references (`auto &r
   // = x; auto &s = r;`: x for r, s and x), or Var itself.
   const clang::ValueDecl &aliasRoot(const clang::ValueDecl &Var) const;
+  // The variable Var is another name for as a whole (`auto &r = v;`, and
+  // `auto &s = r;`: v), or Var itself: an assignment to it gives that
+  // variable a new value.
+  const clang::ValueDecl &namedVariable(const clang::ValueDecl &Var) const;
   // Whether Var (a variable, or a field of `this`) or a part of it
   // (`batch.images`, `v[i]`, `cfg->device`), directly or through a local
   // reference to it (Var's own, or another of its aliasRoot), may change

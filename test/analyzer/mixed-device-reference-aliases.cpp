@@ -1,25 +1,21 @@
 // RUN: %check_placement %s placement-mixed-device %t -- -- %mock_includes
+// RUN: %check_placement -check-suffix=MOVES %s placement-create-then-move,placement-transfer-in-loop %t -- -- %mock_includes
 //
 // A local reference is another name for the place it binds (a variable, a
 // field, an element): reads through it read that place, and writes through
 // it (assignment, an in-place op, copy_, passing it by non-const reference)
 // write that place. A `const auto &` alias sees later changes of what it
-// names. Only a reference whose target the analysis cannot name (bound to
-// one of two variables) makes its targets unknown.
+// names. Only a reference whose target the analyzer cannot name (bound to
+// one of two variables) makes its targets unknown. The MOVES run checks
+// the rules that ask whether a variable changes or is read (transfer in a
+// loop, create then move) through the same references.
 #include <torch/torch.h>
-
-#include <vector>
 
 void consume(const torch::Tensor &t);
 
 struct RecurrentState {
   torch::Tensor hidden;
   torch::Tensor cell;
-};
-
-struct Batch {
-  torch::Tensor images;
-  torch::Tensor labels;
 };
 
 void moveToGpu(torch::Tensor &t) { t = t.cuda(); }
@@ -29,6 +25,8 @@ void hiddenMovedThroughReference(const torch::Tensor &tokens) {
   RecurrentState state{torch::zeros({1, 8}), torch::zeros({1, 8})};
   torch::Tensor &h = state.hidden;
   h = h.to(torch::kCUDA);
+  // CHECK-MESSAGES-MOVES: :[[@LINE-1]]:9: warning: 'zeros' creates a tensor on the host only to move it to cuda; create it there [placement-create-then-move]
+  // CHECK-MESSAGES-MOVES: :[[@LINE-4]]:24: note: 'h' was created on cpu here
   consume(tokens.cuda() + state.hidden);
 }
 
@@ -36,10 +34,12 @@ void cellLeftOnTheHost(const torch::Tensor &tokens) {
   RecurrentState state{torch::zeros({1, 8}), torch::zeros({1, 8})};
   torch::Tensor &h = state.hidden;
   h = h.to(torch::kCUDA);
+  // CHECK-MESSAGES-MOVES: :[[@LINE-1]]:9: warning: 'zeros' creates a tensor on the host only to move it to cuda; create it there [placement-create-then-move]
+  // CHECK-MESSAGES-MOVES: :[[@LINE-4]]:24: note: 'h' was created on cpu here
   consume(state.hidden * state.cell);
   // CHECK-MESSAGES: :[[@LINE-1]]:24: warning: 'state.hidden' is on cuda but 'state.cell' is on cpu in call to 'operator*' [placement-mixed-device]
-  // CHECK-MESSAGES: :[[@LINE-3]]:9: note: 'state.hidden' was moved to cuda here
-  // CHECK-MESSAGES: :[[@LINE-6]]:46: note: 'state.cell' was created on cpu here
+  // CHECK-MESSAGES: :[[@LINE-5]]:9: note: 'state.hidden' was moved to cuda here
+  // CHECK-MESSAGES: :[[@LINE-8]]:46: note: 'state.cell' was created on cpu here
 }
 
 void hiddenReadThroughReferenceAfterTheMove(const torch::Tensor &tokens) {
@@ -58,11 +58,12 @@ void hostAccumulatorByReference(torch::nn::Linear model, int steps) {
   torch::Tensor total = torch::zeros({});
   for (int step = 0; step < steps; ++step) {
     torch::Tensor loss = model(torch::randn({8, 4}).cuda()).mean();
+    // CHECK-MESSAGES-MOVES: :[[@LINE-1]]:53: warning: 'randn' creates a tensor on the host only to move it to cuda, on every iteration; create it there, once, before the loop [placement-create-then-move]
     auto &acc = total;
     acc += loss;
     // CHECK-MESSAGES: :[[@LINE-1]]:9: warning: 'acc' is on cpu but 'loss' is on cuda in call to 'operator+=' [placement-mixed-device]
-    // CHECK-MESSAGES: :[[@LINE-6]]:25: note: 'acc' was created on cpu here
-    // CHECK-MESSAGES: :[[@LINE-5]]:61: note: 'loss' was assigned a tensor on cuda here
+    // CHECK-MESSAGES: :[[@LINE-7]]:25: note: 'acc' was created on cpu here
+    // CHECK-MESSAGES: :[[@LINE-6]]:61: note: 'loss' was assigned a tensor on cuda here
   }
   consume(total);
 }
@@ -73,6 +74,7 @@ void deviceAccumulatorByReference(torch::nn::Linear model, int steps) {
   auto &acc = total;
   for (int step = 0; step < steps; ++step) {
     torch::Tensor loss = model(torch::randn({8, 4}).cuda()).mean();
+    // CHECK-MESSAGES-MOVES: :[[@LINE-1]]:53: warning: 'randn' creates a tensor on the host only to move it to cuda, on every iteration; create it there, once, before the loop [placement-create-then-move]
     acc += loss;
   }
   consume(total);
@@ -117,6 +119,8 @@ void weightsMovedThroughReference(const torch::Tensor &x) {
   torch::Tensor w = torch::randn({4, 4});
   auto &weights = w;
   weights = weights.cuda();
+  // CHECK-MESSAGES-MOVES: :[[@LINE-1]]:21: warning: 'randn' creates a tensor on the host only to move it to cuda; create it there [placement-create-then-move]
+  // CHECK-MESSAGES-MOVES: :[[@LINE-4]]:21: note: 'weights' was created on cpu here
   consume(torch::matmul(x.cuda(), w));
 }
 
@@ -151,7 +155,7 @@ void hostTensorMetAfterHelperMove() {
   moveToGpu(alias);
   consume(x + torch::randn({4}));
   // CHECK-MESSAGES: :[[@LINE-1]]:13: warning: 'x' is on cuda but 'torch::randn({4})' is on cpu in call to 'operator+' [placement-mixed-device]
-  // CHECK-MESSAGES: :[[@LINE-129]]:42: note: 'x' was moved to cuda here
+  // CHECK-MESSAGES: :[[@LINE-137]]:42: note: 'x' was moved to cuda here
   // CHECK-MESSAGES: :[[@LINE-3]]:15: note: 'torch::randn({4})' was created on cpu here
 }
 
@@ -160,6 +164,8 @@ void constAliasSeesTheMove() {
   torch::Tensor x = torch::randn({4});
   const auto &view = x;
   x = x.cuda();
+  // CHECK-MESSAGES-MOVES: :[[@LINE-1]]:9: warning: 'randn' creates a tensor on the host only to move it to cuda; create it there [placement-create-then-move]
+  // CHECK-MESSAGES-MOVES: :[[@LINE-4]]:21: note: 'x' was created on cpu here
   consume(view + torch::ones({4}, torch::kCUDA));
 }
 
@@ -178,9 +184,11 @@ void chainOfReferences() {
   auto &first = x;
   auto &second = first;
   second = second.cuda();
+  // CHECK-MESSAGES-MOVES: :[[@LINE-1]]:19: warning: 'randn' creates a tensor on the host only to move it to cuda; create it there [placement-create-then-move]
+  // CHECK-MESSAGES-MOVES: :[[@LINE-5]]:21: note: 'second' was created on cpu here
   consume(x + torch::ones({4}));
   // CHECK-MESSAGES: :[[@LINE-1]]:13: warning: 'x' is on cuda but 'torch::ones({4})' is on cpu in call to 'operator+' [placement-mixed-device]
-  // CHECK-MESSAGES: :[[@LINE-3]]:19: note: 'x' was moved to cuda here
+  // CHECK-MESSAGES: :[[@LINE-5]]:19: note: 'x' was moved to cuda here
   // CHECK-MESSAGES: :[[@LINE-3]]:15: note: 'torch::ones({4})' was created on cpu here
 }
 
@@ -203,4 +211,35 @@ void constReferenceToTemporary(const torch::Tensor &x) {
   // CHECK-MESSAGES: :[[@LINE-1]]:17: warning: 'moved' is on cuda but 'torch::ones({4})' is on cpu in call to 'operator+' [placement-mixed-device]
   // CHECK-MESSAGES: :[[@LINE-3]]:34: note: 'moved' was moved to cuda here
   // CHECK-MESSAGES: :[[@LINE-3]]:19: note: 'torch::ones({4})' was created on cpu here
+}
+
+// Read through a reference in a loop and never changed: the same copy on
+// every iteration.
+void tableMovedThroughReferenceEveryIteration(int steps) {
+  torch::Tensor table = torch::randn({16, 4});
+  for (int step = 0; step < steps; ++step) {
+    const auto &lookup = table;
+    consume(lookup.to(torch::kCUDA));
+    // CHECK-MESSAGES-MOVES: :[[@LINE-1]]:20: warning: 'lookup' is moved to cuda on every iteration but does not change in the loop [placement-transfer-in-loop]
+    // CHECK-MESSAGES-MOVES: :[[@LINE-4]]:3: note: hoist the transfer before this loop
+  }
+}
+
+void stateChangedThroughReferenceEveryIteration(int steps) {
+  torch::Tensor state = torch::randn({16, 4});
+  auto &current = state;
+  for (int step = 0; step < steps; ++step) {
+    current = current * 2;
+    consume(state.to(torch::kCUDA));
+  }
+}
+
+// Filled through one reference, then moved through another: the host tensor
+// was used first, so it was not made only to be moved.
+void filledThenMovedThroughReferences(const torch::Tensor &source) {
+  torch::Tensor staging = torch::empty({16, 4});
+  auto &filled = staging;
+  filled.copy_(source);
+  const auto &uploaded = staging;
+  consume(uploaded.to(torch::kCUDA));
 }
