@@ -138,6 +138,9 @@ std::optional<CreateThenMoveFinding> createThenMove(const FunctionFacts &Facts,
   const Expr *Receiver = stripCopies(T.Call->getImplicitObjectArgument());
   const auto *Ref = dyn_cast<DeclRefExpr>(Receiver->IgnoreParenImpCasts());
   const auto *Var = Ref ? dyn_cast<VarDecl>(Ref->getDecl()) : nullptr;
+  // Through a reference to a variable (`const auto &r = v;`), v's tensor.
+  if (Var)
+    Var = dyn_cast<VarDecl>(&Body.namedVariable(*Var));
   // Through a variable, the move must be its first use since it got the
   // factory's tensor (not filled, loaded or read on the host in between);
   // chained, conversions between are fine (`ones({1}).to(kBool).cuda()`).
