@@ -8,6 +8,7 @@
 #include "Syntax.h"
 
 #include "clang/AST/DeclCXX.h"
+#include "clang/AST/StmtCXX.h"
 #include "llvm/ADT/STLExtras.h"
 
 #include <optional>
@@ -68,12 +69,16 @@ std::vector<CalleeTransfer> FunctionSummaries::transfersOfInputs(const FunctionD
   // Each call makes what the callee makes once per call: not what its own
   // loops or periodic branches do (judged there), nor a discarded transfer
   // (no copy is kept).
+  bool Loops = findInTree(&Whole, [](const Stmt &S) {
+    return isa<ForStmt, WhileStmt, DoStmt, CXXForRangeStmt>(S);
+  });
   std::vector<CalleeTransfer> Found;
   for (const Transfer &T : Facts.transfers()) {
     if (Body.loopAround(*T.Call) || Body.isPeriodic(*T.Call) ||
         llvm::is_contained(Body.discardedTransfers(), T.Call))
       continue;
     CalleeTransfer Moved{T.Call, Export(T.Source.Devices), Export(T.Target), T.IsSync};
+    Moved.CalleeLoops = Loops;
     if (std::optional<CallInput> Tensor =
             inputBehind(*T.Call->getImplicitObjectArgument(), Callee, Body)) {
       Moved.MovesInput = true;
@@ -90,6 +95,7 @@ std::vector<CalleeTransfer> FunctionSummaries::transfersOfInputs(const FunctionD
       continue;
     const CalleeTransfer &There = Deeper.Transfer;
     CalleeTransfer Moved{There.Call, Export(There.Source), Export(There.Target), There.IsSync};
+    Moved.CalleeLoops = Loops || There.CalleeLoops;
     // The input a call here gave the deeper function, as an input of Callee.
     auto InputHere = [&](unsigned I) -> std::optional<CallInput> {
       if (const Expr *Given = Deeper.Given[I])

@@ -54,6 +54,10 @@ struct CalleeTransfer {
   // given too (in Inputs) or fixed in the callee: on every call with the
   // same inputs it is the same copy.
   bool SameOnEachCall = false;
+  // The callee, or a function it calls on the way to the transfer, has a
+  // loop of its own: a call is a whole pass (an evaluation over a data
+  // set), and what it syncs once per call is not the hot path.
+  bool CalleeLoops = false;
   // The tensor moved first, then the inputs the transfer's arguments read.
   llvm::SmallVector<CallInput, 2> Inputs;
 };

@@ -124,6 +124,7 @@ const VarDecl *globalBehind(const Expr *E) {
   }
 }
 
+// The statement a loop repeats.
 const Stmt *bodyOf(const Stmt &Loop) {
   if (const auto *For = dyn_cast<ForStmt>(&Loop))
     return For->getBody();
@@ -324,9 +325,9 @@ bool givenUnchanged(const Expr *Given, const CallInput &Input, const Stmt &Loop,
   return Var && Body.isUnchangedIn(*Var, Loop);
 }
 
-// Reports a sync, Call, of Source in Loop: once per iteration of a loop
-// with no inner loop (a sync once per epoch, after the batch loop, is not
-// the hot path).
+// Reports a sync, Call, of Source in Loop, and says whether it did: once
+// per iteration of a loop with no inner loop (a sync once per epoch, after
+// the batch loop, is not the hot path).
 bool diagnoseSync(const CXXMemberCallExpr &Call, const DeviceSet &Source, const DeviceSet &Target,
                   const Stmt &Loop, const FunctionFacts &Facts, FindingsHandler &Handler) {
   if (!isSync(Source, Target) || Facts.body().hasInnerLoop(Loop))
@@ -379,7 +380,8 @@ void diagnoseThroughCalls(const FunctionFacts &Facts, FindingsHandler &Handler) 
       Handler.onRoundTripInLoop(Finding);
     } else if (Unchanged && !T.IsSync) {
       Handler.onInvariantTransferInLoop({T.Call, Receiver, Loop, T.Target});
-    } else if (!diagnoseSync(*T.Call, T.Source, T.Target, *Loop, Facts, Handler)) {
+    } else if (T.CalleeLoops ||
+               !diagnoseSync(*T.Call, T.Source, T.Target, *Loop, Facts, Handler)) {
       continue;
     }
     Reported.insert(T.Call);
