@@ -243,3 +243,34 @@ void filledThenMovedThroughReferences(const torch::Tensor &source) {
   const auto &uploaded = staging;
   consume(uploaded.to(torch::kCUDA));
 }
+
+// A lambda sees, through a captured reference, what the reference names.
+void lambdaReadsThroughReference() {
+  torch::Tensor x = torch::randn({4});
+  auto &alias = x;
+  auto shifted = [&] { return alias + torch::ones({4}, torch::kCUDA); };
+  // CHECK-MESSAGES: :[[@LINE-1]]:37: warning: 'alias' is on cpu but 'torch::ones({4}, torch::kCUDA)' is on cuda in call to 'operator+' [placement-mixed-device]
+  // CHECK-MESSAGES: :[[@LINE-4]]:21: note: 'alias' was created on cpu here
+  // CHECK-MESSAGES: :[[@LINE-3]]:39: note: 'torch::ones({4}, torch::kCUDA)' was created on cuda here
+  // CHECK-MESSAGES: :[[@LINE+1]]:11: note: with the values this call gives it
+  consume(shifted());
+}
+
+void lambdaCopiesThroughConstReference() {
+  torch::Tensor x = torch::randn({4});
+  const auto &alias = x;
+  auto shifted = [alias] { return alias + torch::ones({4}, torch::kCUDA); };
+  // CHECK-MESSAGES: :[[@LINE-1]]:41: warning: 'alias' is on cpu but 'torch::ones({4}, torch::kCUDA)' is on cuda in call to 'operator+' [placement-mixed-device]
+  // CHECK-MESSAGES: :[[@LINE-4]]:21: note: 'alias' was created on cpu here
+  // CHECK-MESSAGES: :[[@LINE-3]]:43: note: 'torch::ones({4}, torch::kCUDA)' was created on cuda here
+  // CHECK-MESSAGES: :[[@LINE+1]]:11: note: with the values this call gives it
+  consume(shifted());
+}
+
+void lambdaMovesThroughReference() {
+  torch::Tensor x = torch::randn({4});
+  auto &alias = x;
+  auto upload = [&] { alias = alias.cuda(); };
+  upload();
+  consume(x + torch::ones({4}, torch::kCUDA));
+}

@@ -207,13 +207,28 @@ void DeviceFlow::visitElement(const CFGElement &Element) {
   }
   if (const auto *Lambda = dyn_cast<LambdaExpr>(S)) {
     EntryFacts &Captured = Facts.capturesOf(*Lambda);
-    for (const LambdaCapture &Capture : Lambda->captures())
-      if (Capture.capturesVariable())
-        if (const ValueDecl *Var = Capture.getCapturedVar();
-            Model.classify(Var->getType()) != ValueKind::Other)
-          for (const auto &[Path, Fact] : Current)
-            if (Path.root() == Var)
-              Captured.Known[Path] = Fact;
+    for (const LambdaCapture &Capture : Lambda->captures()) {
+      if (!Capture.capturesVariable())
+        continue;
+      const ValueDecl *Var = Capture.getCapturedVar();
+      if (Model.classify(Var->getType()) == ValueKind::Other)
+        continue;
+      // A reference holds nothing of its own: the lambda's body sees, under
+      // the reference's name, what the place it names holds.
+      const auto *Reference = dyn_cast<VarDecl>(Var);
+      const Expr *Bound = Reference ? Facts.body().boundPlace(*Reference) : nullptr;
+      if (std::optional<Place> Where = Bound ? placeOf(Bound) : std::nullopt) {
+        AbstractValue Value = read(Where->Path);
+        Captured.Known[AccessPath(Var)] = Value.Whole;
+        for (const auto &[Relative, Fact] : Value.Parts)
+          if (std::optional<AccessPath> Part = AccessPath(Var).append(Relative))
+            Captured.Known[*Part] = Fact;
+        continue;
+      }
+      for (const auto &[Path, Fact] : Current)
+        if (Path.root() == Var)
+          Captured.Known[Path] = Fact;
+    }
     Summaries.noteCaptures(*Lambda->getLambdaClass(), Captured);
     return;
   }
