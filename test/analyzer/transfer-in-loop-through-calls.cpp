@@ -1,10 +1,13 @@
 // RUN: %check_placement %s placement-transfer-in-loop %t -- -- %mock_includes
 //
-// A transfer in a helper, a lambda or a method that a loop calls with the
-// same tensor and device on every iteration is made once per iteration: it
-// is reported where it is, in the callee, with a note at the caller's loop.
-// What the calls give must not change in the loop; a callee that moves what
-// it makes itself, or a call outside any loop, is not this rule's.
+// A function a loop calls (a helper, a lambda, a std::function's target, a
+// std algorithm's callback, a method) makes its transfers once per
+// iteration: each is judged as if written in the loop and reported where it
+// is, in the callee, with a note at the caller's loop. An invariant move
+// needs what the calls give unchanged in the loop (a callee moving what it
+// makes itself is fresh data); a sync counts also on what the callee makes;
+// a round trip is against the loop's own transfer of what the call gives.
+// A call outside any loop, or only on some iterations, is not this rule's.
 #include <torch/torch.h>
 #include <algorithm>
 #include <array>
