@@ -51,8 +51,9 @@ private:
 
   // The operations of a function that mismatch, as it was analysed.
   static std::vector<CalleeFailure> mismatchesOf(const FunctionFacts &Facts);
-  // The transfers of Callee, and of what it calls, of tensors its callers
-  // give it, outside its own loops (CallSummary::Transfers).
+  // The transfers Callee, and what it calls, make once per call: outside
+  // their own loops and periodic branches, with what a call gives them
+  // (CallSummary::Transfers; flow/CalleeTransfers.cpp).
   static std::vector<CalleeTransfer> transfersOfInputs(const clang::FunctionDecl &Callee,
                                                        const FunctionFacts &Facts);
 
