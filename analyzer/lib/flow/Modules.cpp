@@ -125,16 +125,20 @@ bool isContainer(QualType Type, const ApiModel &Model) {
   return false;
 }
 
-// The modules an argument passes: itself, or those inside it (a name and a
-// module, a list of pairs); a shared_ptr converted to its base's is the
-// module it was made from.
+// The modules an argument passes: itself, or those inside what it builds
+// in place (a pair of a name and a module, a list of pairs); a shared_ptr
+// converted to its base's is the module it was made from. What a call
+// computes from a module is not that module.
 void collectModules(const Expr *Arg, const ApiModel &Model,
                     llvm::SmallVectorImpl<const Expr *> &Modules) {
   Arg = Arg->IgnoreImplicit()->IgnoreParens();
   if (Model.classify(Arg->getType()) != ValueKind::Module) {
-    for (const Stmt *Child : Arg->children())
-      if (const auto *Part = dyn_cast_or_null<Expr>(Child))
-        collectModules(Part, Model, Modules);
+    const auto *Call = dyn_cast<CallExpr>(Arg);
+    if (isa<InitListExpr, CXXConstructExpr, CXXStdInitializerListExpr, CastExpr>(Arg) ||
+        (Call && Model.classifyCall(*Call).Kind == CallKind::TupleMake))
+      for (const Stmt *Child : Arg->children())
+        if (const auto *Part = dyn_cast_or_null<Expr>(Child))
+          collectModules(Part, Model, Modules);
     return;
   }
   if (const auto *Construct = dyn_cast<CXXConstructExpr>(Arg);
@@ -204,23 +208,33 @@ llvm::ArrayRef<AccessPath> DeviceFlow::moduleSharers(const AccessPath &Path) {
       (*ModuleSharing)[A->Path].push_back(B->Path);
       (*ModuleSharing)[B->Path].push_back(A->Path);
     };
+    auto ShareHeld = [&](std::optional<Place> Container, llvm::ArrayRef<const Expr *> Args) {
+      llvm::SmallVector<const Expr *, 4> Modules;
+      for (const Expr *Arg : Args)
+        collectModules(Arg, Model, Modules);
+      for (const Expr *Module : Modules)
+        Share(Container, placeOf(handleSource(Module, Model)));
+    };
     findInTree(Function.getBody(), [&](const Stmt &S) {
       if (const auto *Call = dyn_cast<CXXMemberCallExpr>(&S)) {
         CallKind Kind = Model.classifyCall(*Call).Kind;
         const Expr *Object = Call->getImplicitObjectArgument();
         if (Object && (Kind == CallKind::ModuleInsert ||
-                       (Kind == CallKind::RegisterModule && isContainer(moduleType(*Object), Model)))) {
-          llvm::SmallVector<const Expr *, 4> Modules;
-          for (const Expr *Arg : Call->arguments())
-            collectModules(Arg, Model, Modules);
-          for (const Expr *Module : Modules)
-            Share(placeOf(moduleOperand(Object)), placeOf(handleSource(Module, Model)));
-        }
+                       (Kind == CallKind::RegisterModule && isContainer(moduleType(*Object), Model))))
+          ShareHeld(placeOf(moduleOperand(Object)),
+                    llvm::ArrayRef(Call->getArgs(), Call->getNumArgs()));
       } else if (const auto *Declaration = dyn_cast<DeclStmt>(&S)) {
-        for (const Decl *D : Declaration->decls())
-          if (const auto *Var = dyn_cast<VarDecl>(D);
-              Var && Var->getInit() && refersToModule(Var->getType(), Model))
-            Share(Place{AccessPath(Var)}, placeOf(handleSource(Var->getInit(), Model)));
+        for (const Decl *D : Declaration->decls()) {
+          const auto *Var = dyn_cast<VarDecl>(D);
+          if (!Var || !Var->getInit() || !refersToModule(Var->getType(), Model))
+            continue;
+          Share(Place{AccessPath(Var)}, placeOf(handleSource(Var->getInit(), Model)));
+          // `Sequential seq(model, ReLU())`: made with the modules it holds.
+          const auto *Construct = dyn_cast<CXXConstructExpr>(Var->getInit()->IgnoreImplicit());
+          if (Construct && isContainer(Var->getType(), Model))
+            ShareHeld(Place{AccessPath(Var)},
+                      llvm::ArrayRef(Construct->getArgs(), Construct->getNumArgs()));
+        }
       }
       return false;
     });
