@@ -47,8 +47,8 @@ public:
   }
 
   bool VisitCXXMethodDecl(CXXMethodDecl *Method) {
-    // Every method this one overrides, a few bases up, is called here when
-    // called through a base.
+    // A call of a method this one overrides (a few bases up) may run this
+    // one.
     llvm::SmallVector<const CXXMethodDecl *, 4> Bases(Method->overridden_methods());
     for (unsigned I = 0; I < Bases.size() && I < kMaxOverridden; ++I) {
       Overrides[Bases[I]->getCanonicalDecl()].push_back(Method);
