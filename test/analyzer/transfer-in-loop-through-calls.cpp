@@ -324,14 +324,18 @@ void invariantThroughAGetter(torch::Device device, const std::vector<torch::Tens
 struct HeldWeights {
   static inline std::optional<torch::Tensor> value;
 };
+struct HeldDevice {
+  static inline std::optional<torch::Device> value;
+};
 
 void invariantThroughAStaticMember(torch::Device device, const std::vector<torch::Tensor> &batches) {
   torch::Tensor weights = torch::ones({3});
   for (const torch::Tensor &batch : batches) {
     HeldWeights::value = weights;
-    consume(batch.to(device) * HeldWeights::value.value().to(device));
+    HeldDevice::value = device;
+    consume(batch.to(device) * HeldWeights::value.value().to(HeldDevice::value.value()));
     // CHECK-MESSAGES: :[[@LINE-1]]:59: warning: 'HeldWeights::value.value()' is moved to the device in 'device' on every iteration but does not change in the loop [placement-transfer-in-loop]
-    // CHECK-MESSAGES: :[[@LINE-4]]:3: note: hoist the transfer before this loop
+    // CHECK-MESSAGES: :[[@LINE-5]]:3: note: hoist the transfer before this loop
   }
 }
 

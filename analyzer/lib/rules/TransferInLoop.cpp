@@ -110,9 +110,10 @@ const Expr *throughGetter(const Expr *E) {
 }
 
 // The static member or global that E reads, through what std holders give
-// back (`Holder::value.value()`), or null.
+// back (`Holder::value.value()`, also converted, as a device to
+// TensorOptions), or null.
 const VarDecl *globalBehind(const Expr *E) {
-  for (E = stripCopies(E)->IgnoreParenImpCasts();;) {
+  for (E = constructedFrom(E);;) {
     if (const auto *Ref = dyn_cast<DeclRefExpr>(E)) {
       const auto *Var = dyn_cast<VarDecl>(Ref->getDecl());
       return Var && Var->hasGlobalStorage() && !Var->isStaticLocal() ? Var : nullptr;
