@@ -32,8 +32,10 @@ ValueFact ValueFact::join(const ValueFact &Other) const {
   }
   Result.OptionsWithoutDevice = OptionsWithoutDevice && Other.OptionsWithoutDevice;
   Result.AfterMismatch = AfterMismatch;
-  if (MadeBy == Other.MadeBy)
+  if (MadeBy == Other.MadeBy && MadeIn == Other.MadeIn) {
     Result.MadeBy = MadeBy;
+    Result.MadeIn = MadeIn;
+  }
   Result.Pending = Pending ? Pending : Other.Pending;
   return Result;
 }

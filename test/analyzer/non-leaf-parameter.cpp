@@ -37,7 +37,55 @@ struct Affine : torch::nn::Module {
   torch::Tensor scale;
 };
 
+// Across functions: the copy made in a helper, or stored by a constructor,
+// and used as a parameter by its caller or another method. One finding a
+// move, at the move, however many callers use its copy.
+torch::Tensor initialWeight(torch::Device device, int64_t rows) {
+  return (torch::randn({rows, 1}) * 0.01).requires_grad_().to(device);
+  // CHECK-MESSAGES: :[[@LINE-1]]:60: warning: '.to()' copies a tensor that requires grad, and the copy is used as a parameter: it is not a leaf, so it never gets a gradient; create the tensor on the device, or move it first and call requires_grad_() after [placement-non-leaf-parameter]
+  // CHECK-MESSAGES: :[[@LINE+5]]:21: note: the optimizer is given the copy 'weight' here; it never updates it
+}
+void fitThroughHelper(torch::Device device, const torch::Tensor &inputs) {
+  torch::Tensor weight = initialWeight(device, 8);
+  torch::Tensor other = initialWeight(device, 8);
+  torch::optim::SGD optimizer({weight, other}, torch::optim::SGDOptions(0.1));
+  consume(inputs.matmul(weight));
+}
+struct LinearProbe {
+  explicit LinearProbe(torch::Device device) {
+    weight = torch::zeros({16, 2}, torch::requires_grad()).to(device);
+    // CHECK-MESSAGES: :[[@LINE-1]]:60: warning: '.to()' copies a tensor that requires grad, and the copy is used as a parameter: it is not a leaf, so it never gets a gradient; create the tensor on the device, or move it first and call requires_grad_() after [placement-non-leaf-parameter]
+    // CHECK-MESSAGES: :[[@LINE+5]]:24: note: the optimizer is given the copy 'weight' here; it never updates it
+    // CHECK-FIXES: weight = torch::zeros({16, 2}, torch::TensorOptions(torch::requires_grad()).device(device));
+  }
+  torch::Tensor weight;
+  void train(const torch::Tensor &features) {
+    torch::optim::Adam optimizer({weight}, torch::optim::AdamOptions(1e-3));
+    consume(features.matmul(weight));
+  }
+};
+
 // Correct look-alikes.
+torch::Tensor initialWeightOnDevice(torch::Device device, int64_t rows) {
+  return (torch::randn({rows, 1}, device) * 0.01).requires_grad_();
+}
+void fitThroughHelperOnDevice(torch::Device device) {
+  torch::Tensor weight = initialWeightOnDevice(device, 8);
+  torch::optim::SGD optimizer({weight}, torch::optim::SGDOptions(0.1));
+}
+torch::Tensor frozenCopy(torch::Device device) {
+  return torch::randn({8, 1}, torch::requires_grad()).to(device);
+}
+void helperCopyNeverAParameter(torch::Device device, const torch::Tensor &inputs) {
+  consume(inputs.matmul(frozenCopy(device)));
+}
+struct LinearProbeOnDevice {
+  explicit LinearProbeOnDevice(torch::Device device) {
+    weight = torch::zeros({16, 2}).to(device).requires_grad_();
+  }
+  torch::Tensor weight;
+  void train() { torch::optim::Adam optimizer({weight}, torch::optim::AdamOptions(1e-3)); }
+};
 void createdOnDevice(torch::Device device) {
   auto w = torch::randn({4, 3}, torch::TensorOptions().device(device).requires_grad(true));
   torch::optim::SGD optimizer({w}, torch::optim::SGDOptions(0.1));

@@ -217,15 +217,44 @@ void activationsOffloadedToPageable(torch::Device device) {
   // CHECK-FIXES: {{^}}  auto offloaded = torch::empty({64, 512}).pin_memory();{{$}}
 }
 
-// Known false negative: a member made in the constructor is of unknown
-// origin in the methods (the maker of a field is not carried across
-// methods), so its upload is not reported.
+// Across functions: a staging tensor a constructor made in pageable memory,
+// uploaded by another method; a batch a helper assembles, uploaded by its
+// caller. The note names where the memory was made.
 class Prefetcher {
 public:
   explicit Prefetcher(torch::Device device) : device_(device), staging_(torch::empty({64})) {}
+  torch::Tensor next() { return staging_.to(device_, /*non_blocking=*/true); }
+  // CHECK-MESSAGES: :[[@LINE-1]]:42: warning: non_blocking copy of 'staging_' from pageable host memory: it is staged synchronously and overlaps nothing; pin the tensor (pin_memory(), or pinned_memory(true) in its options) [placement-pageable-non-blocking]
+  // CHECK-MESSAGES: :[[@LINE-3]]:73: note: 'staging_' is made here in pageable memory
+
+private:
+  torch::Device device_;
+  torch::Tensor staging_;
+};
+torch::Tensor collate(std::vector<float> &values, int64_t rows) {
+  return torch::from_blob(values.data(), {rows, 4}).to(torch::kHalf);
+}
+void uploadCollated(torch::Device device, std::vector<float> &values) {
+  auto batch = collate(values, 16);
+  consume(batch.to(device, /*non_blocking=*/true));
+  // CHECK-MESSAGES: :[[@LINE-1]]:17: warning: non_blocking copy of 'batch' from pageable host memory: it is staged synchronously and overlaps nothing; pin the tensor (pin_memory(), or pinned_memory(true) in its options) [placement-pageable-non-blocking]
+  // CHECK-MESSAGES: :[[@LINE-6]]:10: note: 'batch' is made here in pageable memory
+}
+
+// Their correct look-alikes: pinned where they are made.
+class PinnedPrefetcher {
+public:
+  explicit PinnedPrefetcher(torch::Device device)
+      : device_(device), staging_(torch::empty({64}).pin_memory()) {}
   torch::Tensor next() { return staging_.to(device_, /*non_blocking=*/true); }
 
 private:
   torch::Device device_;
   torch::Tensor staging_;
 };
+torch::Tensor collatePinned(std::vector<float> &values, int64_t rows) {
+  return torch::from_blob(values.data(), {rows, 4}).to(torch::kHalf).pin_memory();
+}
+void uploadCollatedPinned(torch::Device device, std::vector<float> &values) {
+  consume(collatePinned(values, 16).to(device, /*non_blocking=*/true));
+}

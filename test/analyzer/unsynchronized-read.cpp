@@ -196,3 +196,24 @@ void readsAfterAHelperWaits(const torch::Tensor &batch) {
   waitForTheDevice();
   log_metrics(host);
 }
+
+// The pending copy handed to a helper that reads it: the read is in the
+// helper, where the finding points; a helper given it after the
+// synchronisation, or one that only keeps or re-uploads it, reads nothing
+// early.
+float firstValue(const torch::Tensor &host) { return host.data_ptr<float>()[0]; }
+void keepForLater(std::vector<torch::Tensor> &kept, const torch::Tensor &host) { kept.push_back(host); }
+
+void helperReadsThePendingCopy(const torch::Tensor &batch) {
+  torch::Tensor host = (batch.to(torch::kCUDA) * 2).to(torch::kCPU, /*non_blocking=*/true);
+  // CHECK-MESSAGES: :[[@LINE-5]]:54: warning: 'host' is read on the host before the non_blocking copy that fills it is synchronized; it may hold stale or partial values [placement-unsynchronized-read]
+  // CHECK-MESSAGES: :[[@LINE-2]]:53: note: copied here with non_blocking=true; synchronize before reading it
+  consume(firstValue(host));
+}
+
+void helperReadsAfterTheSynchronisation(const torch::Tensor &batch, std::vector<torch::Tensor> &kept) {
+  torch::Tensor host = (batch.to(torch::kCUDA) * 2).to(torch::kCPU, /*non_blocking=*/true);
+  keepForLater(kept, host);
+  torch::cuda::synchronize();
+  consume(firstValue(host));
+}

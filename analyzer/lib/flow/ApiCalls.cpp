@@ -73,7 +73,7 @@ ValueFact DeviceFlow::evaluateApiCall(const CallExpr &Call, ApiCall Api) {
   auto Created = [&](DeviceSet Devices, ZeroDim Dim) {
     ValueFact Fact = ValueFact::on(Devices, Dim);
     Fact.From = {OriginKind::Created, Call.getExprLoc()};
-    Fact.MadeBy = &Call;
+    Fact.setMaker(&Call);
     return Fact;
   };
 
@@ -221,7 +221,7 @@ ValueFact DeviceFlow::evaluateApiCall(const CallExpr &Call, ApiCall Api) {
       break;
     ValueFact Source = factOf(Self);
     Source.Dim = ZeroDim::Unknown;
-    Source.MadeBy = &Call;
+    Source.setMaker(&Call);
     return Source;
   }
 
@@ -237,7 +237,7 @@ ValueFact DeviceFlow::evaluateApiCall(const CallExpr &Call, ApiCall Api) {
     // In place: the tensor (and the variable naming it) now requires grad;
     // a non-leaf stays one.
     ValueFact Marked = factOf(Self);
-    Marked.MadeBy = &Call;
+    Marked.setMaker(&Call);
     if (std::optional<Place> Where = placeOf(Self))
       write(*Where, Marked, nullptr, Call.getExprLoc());
     return Marked;
@@ -250,7 +250,7 @@ ValueFact DeviceFlow::evaluateApiCall(const CallExpr &Call, ApiCall Api) {
       break;
     llvm::SmallVector<const Expr *, 2> All(Call.arguments());
     ValueFact Options = deviceFromArguments(All);
-    Options.MadeBy = &Call;
+    Options.setMaker(&Call);
     return Options;
   }
   case CallKind::OptionsBuilder:
@@ -259,7 +259,7 @@ ValueFact DeviceFlow::evaluateApiCall(const CallExpr &Call, ApiCall Api) {
       break;
     ValueFact Options = ValueFact::on(OnCpu);
     Options.OptionsWithoutDevice = true;
-    Options.MadeBy = &Call;
+    Options.setMaker(&Call);
     return Options;
   }
   default:

@@ -2,6 +2,7 @@
 // the API's calls (ApiCalls.cpp), and the unit's own functions through
 // their summaries.
 #include "flow/DeviceFlow.h"
+#include "flow/FunctionSummaries.h"
 
 #include "BodyFacts.h"
 #include "Syntax.h"
@@ -155,16 +156,6 @@ DeviceFlow::argumentValues(llvm::ArrayRef<const Expr *> Args) {
   return Values;
 }
 
-namespace {
-
-// Whether the analysis may look into Definition for a summary.
-bool hasUserBody(const FunctionDecl *Definition, const ASTContext &Context) {
-  return Definition && Definition->hasBody() && !Definition->isDependentContext() &&
-         !Context.getSourceManager().isInSystemHeader(Definition->getLocation());
-}
-
-} // namespace
-
 ValueFact DeviceFlow::summaryCall(const CallExpr &Call, const FunctionDecl &Callee,
                                   const Expr *Object, Callback *Back) {
   const FunctionDecl *Definition = Callee.getDefinition();
@@ -226,6 +217,8 @@ ValueFact DeviceFlow::summaryCall(const CallExpr &Call, const FunctionDecl &Call
     Failure.Finding.Through = &Call;
     Facts.record(std::move(Failure));
   }
+  for (const UnsynchronizedReadFinding &Read : Summary.PendingReads)
+    Facts.record(ReadThroughCall{Read, &Call});
   for (const CalleeTransfer &Moved : Summary.Transfers) {
     TransferThroughCall Here{Moved, &Call, {}};
     for (const CallInput &Input : Moved.Inputs)
@@ -283,6 +276,7 @@ ValueFact DeviceFlow::summaryCall(const CallExpr &Call, const FunctionDecl &Call
     return ValueFact();
   AbstractValue Result = Summary.Result;
   PlaceModule(Result);
+  Facts.recordCallResult(Call, Result.Whole);
   ValueFact Whole = resultOf(Call, Result.Whole.Devices, Result.Whole.Dim);
   Whole.Pending = Result.Whole.Pending; // a download the callee queued and did not wait for
   Result.Whole = Whole;

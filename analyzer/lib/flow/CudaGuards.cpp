@@ -55,9 +55,10 @@ void DeviceFlow::noteCudaUse(const Expr &Use, const ValueFact &Device) {
            !SM.isBeforeInTranslationUnit(SM.getExpansionLoc(Body.getEnd()), At);
   };
   // Where the device was written: the value itself, or, for options, the
-  // device given to their builder (`torch::device(torch::kCUDA)`).
+  // device given to their builder (`torch::device(torch::kCUDA)`); one a
+  // helper made is requested where it is used.
   const ValueFact *Fact = &Device;
-  for (unsigned Depth = 0; Fact && Fact->MadeBy && Depth < 8; ++Depth) {
+  for (unsigned Depth = 0; Fact && Fact->MadeBy && !Fact->MadeIn && Depth < 8; ++Depth) {
     const auto *Builder = dyn_cast<CallExpr>(Fact->MadeBy);
     if (!Builder) {
       noteCudaRequest(InBody(*Fact->MadeBy) ? *Fact->MadeBy : Use, *Single);

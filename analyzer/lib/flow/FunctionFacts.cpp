@@ -68,6 +68,9 @@ void FunctionFacts::orderByExecution() {
   orderRecords(CalleeTransfers, CalleeTransferIndex, Order,
                [](const TransferThroughCall &M) { return Pair{M.Transfer.Call, M.Through}; },
                [](const TransferThroughCall &M) { return M.Through; });
+  orderRecords(ReadsThroughCalls, ReadThroughCallIndex, Order,
+               [](const ReadThroughCall &R) { return Pair{R.Read.Read, R.Through}; },
+               [](const ReadThroughCall &R) { return R.Through; });
   orderRecords(Synchronizations, SynchronizationIndex, Order,
                [](const Synchronization &S) { return S.Call; },
                [](const Synchronization &S) { return S.Call; });
@@ -121,6 +124,11 @@ void FunctionFacts::record(CalleeFailure Failure) {
   keepLatest(CalleeFailures, CalleeFailureIndex, At, std::move(Failure));
 }
 
+void FunctionFacts::record(ReadThroughCall Read) {
+  std::pair<const Expr *, const Expr *> At{Read.Read.Read, Read.Through};
+  keepLatest(ReadsThroughCalls, ReadThroughCallIndex, At, std::move(Read));
+}
+
 void FunctionFacts::record(TransferThroughCall Moved) {
   std::pair<const Expr *, const Expr *> At{Moved.Transfer.Call, Moved.Through};
   keepLatest(CalleeTransfers, CalleeTransferIndex, At, std::move(Moved));
@@ -141,12 +149,28 @@ void FunctionFacts::record(Transfer T) {
   keepLatest(Transfers, TransferIndex, At, std::move(T));
 }
 
+void FunctionFacts::recordCallResult(const CallExpr &Call, const ValueFact &Returned) {
+  if (Returned.MadeIn)
+    CallResults[&Call] = Returned;
+  else
+    CallResults.erase(&Call);
+}
+
+const ValueFact *FunctionFacts::madeInCallee(const ValueFact &Fact) const {
+  if (&makerFacts(Fact) != this)
+    return makerFacts(Fact).madeInCallee(Fact);
+  auto It = Fact.MadeBy ? CallResults.find(Fact.MadeBy) : CallResults.end();
+  return It == CallResults.end() ? nullptr : &It->second;
+}
+
 const ValueFact *FunctionFacts::factAt(const Expr *E) const {
   auto It = ExprFacts.find(E);
   return It == ExprFacts.end() ? nullptr : &It->second;
 }
 
 const CallExpr *FunctionFacts::callThatMade(const ValueFact &Fact, ApiCall &Api) const {
+  if (&makerFacts(Fact) != this)
+    return makerFacts(Fact).callThatMade(Fact, Api);
   const auto *Call = dyn_cast_or_null<CallExpr>(Fact.MadeBy);
   // Only calls of this function carry their arguments' facts here.
   if (!Call || !ExprFacts.count(Call))
@@ -156,6 +180,8 @@ const CallExpr *FunctionFacts::callThatMade(const ValueFact &Fact, ApiCall &Api)
 }
 
 const Transfer *FunctionFacts::transferThatMade(const ValueFact &Fact) const {
+  if (&makerFacts(Fact) != this)
+    return makerFacts(Fact).transferThatMade(Fact);
   auto It = Fact.MadeBy ? TransferIndex.find(Fact.MadeBy) : TransferIndex.end();
   return It == TransferIndex.end() || Transfers[It->second].IsSync ? nullptr
                                                                    : &Transfers[It->second];
@@ -165,8 +191,11 @@ bool FunctionFacts::optionsAskFor(const ValueFact &Options, CallKind Flag) const
   const ValueFact *Fact = &Options;
   // Through the chain of builders: `TensorOptions().dtype(t).pinned_memory(true)`.
   for (unsigned Depth = 0; Fact && Depth < kMaxChain; ++Depth) {
+    if (const ValueFact *Returned = madeInCallee(*Fact))
+      Fact = Returned;
+    const FunctionFacts &Home = makerFacts(*Fact);
     ApiCall Api;
-    const CallExpr *Call = callThatMade(*Fact, Api);
+    const CallExpr *Call = Home.callThatMade(*Fact, Api);
     if (!Call)
       return false;
     if (Api.Kind == Flag)
@@ -176,7 +205,7 @@ bool FunctionFacts::optionsAskFor(const ValueFact &Options, CallKind Flag) const
                     Api.Kind != CallKind::OptionsRequiresGrad &&
                     Api.Kind != CallKind::OptionsPinnedMemory))
       return false;
-    Fact = factAt(Method->getImplicitObjectArgument());
+    Fact = Home.factAt(Method->getImplicitObjectArgument());
   }
   return false;
 }
@@ -217,6 +246,8 @@ bool FunctionFacts::madeOnHostByDefault(const CallExpr &Factory) const {
 }
 
 const CallExpr *FunctionFacts::hostFactoryThatMade(const ValueFact &Fact, unsigned Depth) const {
+  if (&makerFacts(Fact) != this)
+    return makerFacts(Fact).hostFactoryThatMade(Fact, Depth);
   ApiCall Api;
   const CallExpr *Call = callThatMade(Fact, Api);
   if (!Call || Depth >= kMaxChain)
@@ -268,6 +299,10 @@ const CallExpr *FunctionFacts::hostFactoryThatMade(const ValueFact &Fact, unsign
 }
 
 bool FunctionFacts::requiresGrad(const ValueFact &Fact) const {
+  if (&makerFacts(Fact) != this)
+    return makerFacts(Fact).requiresGrad(Fact);
+  if (const ValueFact *Returned = madeInCallee(Fact))
+    return requiresGrad(*Returned);
   ApiCall Api;
   const CallExpr *Call = callThatMade(Fact, Api);
   // An element of a list written here (`{randn(…, requires_grad()), …}`):
@@ -293,6 +328,10 @@ bool FunctionFacts::requiresGrad(const ValueFact &Fact) const {
 
 const CXXMemberCallExpr *FunctionFacts::nonLeafMove(const ValueFact &Fact,
                                                     unsigned Depth) const {
+  if (&makerFacts(Fact) != this)
+    return makerFacts(Fact).nonLeafMove(Fact, Depth);
+  if (const ValueFact *Returned = madeInCallee(Fact); Returned && Depth < kMaxChain)
+    return nonLeafMove(*Returned, Depth + 1);
   ApiCall Api;
   const auto *Call = dyn_cast_or_null<CXXMemberCallExpr>(callThatMade(Fact, Api));
   const ValueFact *Source = Call ? factAt(Call->getImplicitObjectArgument()) : nullptr;

@@ -128,6 +128,13 @@ struct TransferThroughCall {
   llvm::SmallVector<const clang::Expr *, 2> Given;
 };
 
+// A read, in a called function, of a tensor this function gave it that
+// still waits for a non_blocking download (Through: the call here).
+struct ReadThroughCall {
+  UnsynchronizedReadFinding Read;
+  const clang::Expr *Through = nullptr;
+};
+
 class FunctionFacts {
 public:
   FunctionFacts(const clang::FunctionDecl &Function, BodyFacts &Body)
@@ -151,6 +158,7 @@ public:
   // Operations in the functions this one calls that fail with what the
   // calls give them (Finding.Through: the call here).
   llvm::ArrayRef<CalleeFailure> calleeFailures() const { return CalleeFailures; }
+  llvm::ArrayRef<ReadThroughCall> readsThroughCalls() const { return ReadsThroughCalls; }
   // Transfers in the functions this one calls of what the calls give them.
   llvm::ArrayRef<TransferThroughCall> calleeTransfers() const { return CalleeTransfers; }
   const llvm::DenseMap<const clang::Expr *, ValueFact> &expressions() const {
@@ -160,9 +168,20 @@ public:
   // evaluated (null for others).
   const ValueFact *factAt(const clang::Expr *E) const;
 
-  // A value's provenance: the call of this function that made it (still
-  // unchanged), classified into Api; null when it was made elsewhere, or
-  // not by a call.
+  // The analysis that holds what made Fact (its MadeBy and the facts of
+  // that call's operands): this one, or that of the function of the unit
+  // that made it (a helper that returned it, a constructor that stored it).
+  const FunctionFacts &makerFacts(const ValueFact &Fact) const {
+    return Fact.MadeIn ? *Fact.MadeIn : *this;
+  }
+  // For the result of a call of a function of the unit (Fact made by that
+  // call, here): the value as the callee made it, whose MadeIn is the
+  // callee's analysis; null when the callee made it from what it was given,
+  // or is not analysed.
+  const ValueFact *madeInCallee(const ValueFact &Fact) const;
+  // A value's provenance: the call that made it (still unchanged), here or
+  // in makerFacts(), classified into Api; null when it was made outside
+  // the unit's analysed code, or not by a call.
   const clang::CallExpr *callThatMade(const ValueFact &Fact, ApiCall &Api) const;
   // The transfer (to/cuda/cpu) whose copy the value is, or null.
   const Transfer *transferThatMade(const ValueFact &Fact) const;
@@ -207,6 +226,9 @@ public:
   void record(CalleeFailure Failure);
   void record(TransferThroughCall Moved);
   void record(Synchronization Sync);
+  void record(ReadThroughCall Read);
+  // What a call of a function of the unit returned, as the callee made it.
+  void recordCallResult(const clang::CallExpr &Call, const ValueFact &Returned);
   void recordCudaRequest(const clang::Expr &Where, unsigned Block, unsigned DevicesNeeded);
   // After the fixed point: how many devices the checks on the way to each
   // request ensure, and the weakest call when callers' checks count.
@@ -264,6 +286,8 @@ private:
   std::vector<Synchronization> Synchronizations;
   llvm::DenseMap<const clang::Expr *, unsigned> SynchronizationIndex;
   std::vector<CalleeFailure> CalleeFailures;
+  std::vector<ReadThroughCall> ReadsThroughCalls;
+  llvm::DenseMap<std::pair<const clang::Expr *, const clang::Expr *>, unsigned> ReadThroughCallIndex;
   std::vector<TransferThroughCall> CalleeTransfers;
   llvm::DenseMap<std::pair<const clang::Expr *, const clang::Expr *>, unsigned> CalleeTransferIndex;
   llvm::DenseMap<std::pair<const clang::Expr *, const clang::Expr *>, unsigned> CalleeFailureIndex;
@@ -276,6 +300,7 @@ private:
   AbstractValue ObjectAtExit;
   llvm::SmallVector<std::optional<AbstractValue>, 2> ByReferenceAtExit;
   llvm::DenseMap<const clang::LambdaExpr *, EntryFacts> Captures;
+  llvm::DenseMap<const clang::Expr *, ValueFact> CallResults;
   llvm::DenseMap<const clang::FunctionDecl *, llvm::SmallVector<AbstractValue, 2>> LambdaArguments;
 };
 

@@ -27,11 +27,20 @@ bool isAnalyzable(const FunctionDecl &Function, const ASTContext &Context) {
          !Context.getDiagnostics().hasUncompilableErrorOccurred();
 }
 
+bool hasUserBody(const FunctionDecl *Definition, const ASTContext &Context) {
+  return Definition && Definition->hasBody() && !Definition->isDependentContext() &&
+         !Context.getSourceManager().isInSystemHeader(Definition->getLocation());
+}
+
 namespace {
 
 void describeForKey(llvm::raw_ostream &Stream, const ValueFact &Fact) {
   Stream << '|' << static_cast<int>(Fact.Dim) << Fact.OptionsWithoutDevice << Fact.AfterMismatch
          << static_cast<const void *>(Fact.Pending);
+  // A value another callee made keeps its maker through this one (a
+  // caller's own maker does not: exportMaker).
+  if (Fact.MadeIn)
+    Stream << '@' << static_cast<const void *>(Fact.MadeBy);
   Stream << (Fact.Devices.isBottom() ? "b" : Fact.Devices.isUnknown() ? "u" : "s");
   for (const AbstractDevice &D : Fact.Devices.devices())
     Stream << ',' << static_cast<int>(D.form()) << static_cast<int>(D.type()) << ':'
@@ -149,7 +158,50 @@ bool isModuleClass(const CXXRecordDecl &Class, const ApiModel &Model) {
   return Model.classify(QualType(Class.getTypeForDecl(), 0)) == ValueKind::Module;
 }
 
+// Whether a caller gives the function a tensor still waiting for a
+// non_blocking download.
+bool givesPending(const CallInputs &Inputs) {
+  auto Waits = [](const AbstractValue &Value) {
+    return Value.Whole.Pending || llvm::any_of(Value.Parts, [](const AbstractValue::Part &Part) {
+             return Part.second.Pending != nullptr;
+           });
+  };
+  return llvm::any_of(Inputs.Arguments, Waits) || (Inputs.Object && Waits(*Inputs.Object)) ||
+         (Inputs.Captures && llvm::any_of(Inputs.Captures->Known, [](const auto &Captured) {
+            return Captured.second.Pending != nullptr;
+          }));
+}
+
+// Fact as the function's callers see it: what made it stays known when
+// Analysis made it (MadeIn names Analysis, which is then kept) or a
+// function it called did; a maker from the caller's own code, given in,
+// is forgotten (the summary serves every caller with these devices).
+void exportMaker(ValueFact &Fact, const FunctionFacts &Analysis, bool &Referenced) {
+  if (Fact.MadeIn || !Fact.MadeBy)
+    return;
+  if (!Analysis.factAt(Fact.MadeBy)) {
+    Fact.MadeBy = nullptr;
+    return;
+  }
+  Fact.MadeIn = &Analysis;
+  Referenced = true;
+}
+
 } // namespace
+
+// A function's analysis, kept while values it made (MadeIn) may be asked
+// about.
+struct FunctionSummaries::KeptAnalysis {
+  KeptAnalysis(const FunctionDecl &Function, const ApiModel &Model)
+      : Body(*Function.getBody(), Model), Facts(Function, Body) {}
+  BodyFacts Body;
+  FunctionFacts Facts;
+};
+
+FunctionSummaries::FunctionSummaries(ASTContext &Context, const ApiModel &Model)
+    : Context(Context), Model(Model), Callers(Context, Model) {}
+
+FunctionSummaries::~FunctionSummaries() = default;
 
 std::unique_ptr<EntryFacts> FunctionSummaries::computeFields(const CXXRecordDecl &Class) {
   auto Result = std::make_unique<EntryFacts>();
@@ -169,12 +221,13 @@ std::unique_ptr<EntryFacts> FunctionSummaries::computeFields(const CXXRecordDecl
         Method->isMoveAssignmentOperator() ||
         Model.classifyMethod(*Method).Kind == CallKind::ModuleForward)
       continue;
-    BodyFacts Body(*Method->getBody(), Model);
-    if (!Body.mentionsApi() && !(Ctor && Ctor->getNumCtorInitializers()))
+    auto Analysis = std::make_unique<KeptAnalysis>(*Method, Model);
+    if (!Analysis->Body.mentionsApi() && !(Ctor && Ctor->getNumCtorInitializers()))
       continue;
-    FunctionFacts Facts(*Method, Body);
+    FunctionFacts &Facts = Analysis->Facts;
     if (!DeviceFlow(Context, Model, *this, CallInputs{}, Facts).run())
       continue;
+    bool Referenced = false;
     Constructors += Ctor != nullptr;
     for (const auto &[Relative, Fact] : Facts.objectAtExit().Parts) {
       const FieldDecl *Field = Relative.steps().front().asField();
@@ -190,9 +243,13 @@ std::unique_ptr<EntryFacts> FunctionSummaries::computeFields(const CXXRecordDecl
       Kept.Devices = Kept.Devices.forgetIf([&](const AbstractDevice &D) {
         return !D.isConcrete() && Method->Encloses(D.symbol()->getDeclContext());
       });
-      Kept.MadeBy = nullptr;
+      exportMaker(Kept, Facts, Referenced);
       ValueFact &Joined = Result->Known[Path];
       Joined = Joined.join(Kept);
+    }
+    if (Referenced) {
+      Facts.keepGraph(nullptr); // no rule runs on it: no sequence needed
+      KeptAnalyses.push_back(std::move(Analysis));
     }
   }
   // A struct's field that a constructor leaves unset may hold anything (a
@@ -277,23 +334,23 @@ CallSummary FunctionSummaries::summarize(const FunctionDecl &Callee, const CallI
 
   const EntryFacts *Entry = classEntryOf(Callee);
   InProgress.insert(&Callee);
-  BodyFacts Body(*Callee.getBody(), Model);
-  FunctionFacts Facts(Callee, Body);
+  auto Analysis = std::make_unique<KeptAnalysis>(Callee, Model);
+  FunctionFacts &Facts = Analysis->Facts;
   bool Converged = DeviceFlow(Context, Model, *this, Inputs, Facts, Entry).run();
   InProgress.erase(&Callee);
   if (!Converged)
     return ComputingFields ? CallSummary::unknown()
                            : Cache.emplace(std::move(Key), CallSummary::unknown()).first->second;
 
-  // The callee's own Device variables mean nothing to the caller, nor the
-  // calls that made its values (where they got their devices still shows).
+  // The callee's own Device variables mean nothing to the caller.
+  bool Referenced = false;
   auto Export = [&](AbstractValue Value) {
     auto Clean = [&](ValueFact &Fact) {
       Fact.Devices = Fact.Devices.forgetIf([&](const AbstractDevice &D) {
         return !D.isConcrete() && D.symbol() && !D.isModuleDevice() &&
                Callee.Encloses(D.symbol()->getDeclContext());
       });
-      Fact.MadeBy = nullptr;
+      exportMaker(Fact, Facts, Referenced);
     };
     Clean(Value.Whole);
     for (auto &[Path, Fact] : Value.Parts)
@@ -311,6 +368,12 @@ CallSummary FunctionSummaries::summarize(const FunctionDecl &Callee, const CallI
   Summary.Mismatches = mismatchesOf(Facts);
   Summary.Transfers = transfersOfInputs(Callee, Facts);
   Summary.Synchronizes = !Facts.synchronizations().empty();
+  if (givesPending(Inputs))
+    Summary.PendingReads = pendingReadsOf(Facts);
+  if (Referenced) {
+    Facts.keepGraph(nullptr); // no rule runs on it: no sequence needed
+    KeptAnalyses.push_back(std::move(Analysis));
+  }
   if (ComputingFields)
     return Summary;
   Cache.emplace(Key, Summary);
@@ -326,6 +389,23 @@ CallSummary FunctionSummaries::summarize(const FunctionDecl &Callee, const CallI
         Summary.Failures.push_back(Mismatch);
   }
   return Cache[Key] = std::move(Summary);
+}
+
+std::vector<UnsynchronizedReadFinding> FunctionSummaries::pendingReadsOf(const FunctionFacts &Facts) {
+  // The callee's own downloads are its own findings.
+  class Collector : public FindingsHandler {
+  public:
+    explicit Collector(const FunctionFacts &Facts) : Facts(Facts) {}
+    void onUnsynchronizedRead(const UnsynchronizedReadFinding &F) override {
+      if (!Facts.factAt(F.Copy))
+        Found.push_back(F);
+    }
+    const FunctionFacts &Facts;
+    std::vector<UnsynchronizedReadFinding> Found;
+  };
+  Collector Reads(Facts);
+  diagnoseUnsynchronizedRead(Facts, Reads);
+  return std::move(Reads.Found);
 }
 
 std::vector<CalleeFailure> FunctionSummaries::mismatchesOf(const FunctionFacts &Facts) {

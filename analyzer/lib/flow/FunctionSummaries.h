@@ -14,6 +14,7 @@
 #include <map>
 #include <memory>
 #include <string>
+#include <vector>
 
 namespace clang {
 class ASTContext;
@@ -25,8 +26,8 @@ namespace placelint::analysis {
 
 class FunctionSummaries : public SummaryProvider {
 public:
-  FunctionSummaries(clang::ASTContext &Context, const ApiModel &Model)
-      : Context(Context), Model(Model), Callers(Context, Model) {}
+  FunctionSummaries(clang::ASTContext &Context, const ApiModel &Model);
+  ~FunctionSummaries() override;
 
   // Unknown for recursion, a call chain deeper than kMaxDepth, or a body the
   // analysis cannot take.
@@ -51,6 +52,9 @@ private:
 
   // The operations of a function that mismatch, as it was analysed.
   static std::vector<CalleeFailure> mismatchesOf(const FunctionFacts &Facts);
+  // Its first reads of tensors its callers gave it still waiting for a
+  // download (CallSummary::PendingReads).
+  static std::vector<UnsynchronizedReadFinding> pendingReadsOf(const FunctionFacts &Facts);
   // The transfers Callee, and what it calls, make once per call: outside
   // their own loops and periodic branches, with what a call gives them
   // (CallSummary::Transfers; flow/CalleeTransfers.cpp).
@@ -74,9 +78,15 @@ private:
   std::map<const clang::CXXRecordDecl *, bool> Registers;
   // The same fields with forward's inputs on the module's device.
   std::map<const clang::CXXRecordDecl *, std::unique_ptr<EntryFacts>> ForwardContexts;
+  // The analyses that made values the summaries and fields hand out.
+  struct KeptAnalysis;
+  std::vector<std::unique_ptr<KeptAnalysis>> KeptAnalyses;
 };
 
 // Whether the analysis can take Function's body at all.
 bool isAnalyzable(const clang::FunctionDecl &Function, const clang::ASTContext &Context);
+// Whether a call of a function so defined gets a summary: user code, not a
+// template's pattern nor a system header's.
+bool hasUserBody(const clang::FunctionDecl *Definition, const clang::ASTContext &Context);
 
 } // namespace placelint::analysis

@@ -46,7 +46,7 @@ ValueFact DeviceFlow::newList(const Expr &Made, llvm::ArrayRef<const Expr *> Ele
     List = List.join(elementValue(Element));
   // Made by its list: what the elements share is read from them there.
   if (!List.Whole.Devices.isBottom() && !List.Whole.MadeBy)
-    List.Whole.MadeBy = &Made;
+    List.Whole.setMaker(&Made);
   return List.Whole;
 }
 

@@ -59,7 +59,7 @@ ValueFact DeviceFlow::evaluateOptionsMethod(const CXXMemberCallExpr &Call, ApiCa
   // Each builder's result remembers it, so that what the options ask for
   // (requires_grad, pinned_memory) can be read back through the chain.
   auto Built = [&](ValueFact Options) {
-    Options.MadeBy = &Call;
+    Options.setMaker(&Call);
     return Options;
   };
   switch (Api.Kind) {

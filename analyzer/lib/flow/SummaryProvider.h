@@ -94,6 +94,10 @@ struct CallSummary {
   // Every operation that fails with these inputs (Failures or not).
   std::vector<CalleeFailure> Mismatches;
   std::vector<CalleeTransfer> Transfers;
+  // The host reads in the callee (or what it calls) of a tensor a caller
+  // gave it still waiting for a non_blocking download the caller queued:
+  // the read first in each, the caller's download as Copy.
+  std::vector<UnsynchronizedReadFinding> PendingReads;
   // Whether the callee waits for the device's queued work on some path: a
   // copy pending before the call is taken as done after it.
   bool Synchronizes = false;

@@ -66,7 +66,7 @@ ValueFact DeviceFlow::evaluateTransfer(const CXXMemberCallExpr &Call, ApiCall Ap
   }
   ValueFact Result = ValueFact::on(Target, Source.Dim);
   Result.setOrigin({OriginKind::Moved, Call.getExprLoc()});
-  Result.MadeBy = &Call;
+  Result.setMaker(&Call);
   if (NonBlocking && To && To->isCpu())
     Result.Pending = &Call;
   return Result;

@@ -120,6 +120,12 @@ bool registeredAsPinned(const ValueDecl &Owner, const FunctionFacts &Facts) {
 // tensor's memory: where that was made.
 const CallExpr *pageableMaker(const FunctionFacts &Facts, const ValueFact &Fact,
                               unsigned Depth = 0) {
+  // Made by a helper of the unit (returned, or stored in a field by a
+  // constructor): its memory is what the helper made.
+  if (const FunctionFacts &Home = Facts.makerFacts(Fact); &Home != &Facts)
+    return pageableMaker(Home, Fact, Depth);
+  if (const ValueFact *Returned = Facts.madeInCallee(Fact); Returned && Depth < kMaxChain)
+    return pageableMaker(Facts, *Returned, Depth + 1);
   std::optional<AbstractDevice> On = Fact.Devices.single();
   const auto *Call = dyn_cast_or_null<CallExpr>(Fact.MadeBy);
   if (!On || !On->isCpu() || !Call || !Facts.factAt(Call) || Depth >= kMaxChain)

@@ -10,6 +10,7 @@
 
 #include "BodyFacts.h"
 #include "flow/FunctionFacts.h"
+#include "flow/FunctionSummaries.h"
 #include "placelint/analysis/Findings.h"
 
 #include "clang/AST/ExprCXX.h"
@@ -32,7 +33,7 @@ bool uploads(const CXXMemberCallExpr &Call, const FunctionFacts &Facts) {
          llvm::none_of(Upload->Target.devices(), [](const AbstractDevice &D) { return D.isCpu(); });
 }
 
-// Whether the place E (a variable or field naming the host tensor) is read
+// Whether E (a variable, a field or a call giving the host tensor) is read
 // there: its values used by a method, an operator, or a function it is
 // passed to. Reading what it is (sizes(), device()), writing it, copying
 // the handle, uploading it to a device, returning or moving it are not reads.
@@ -69,6 +70,11 @@ bool isRead(const Expr &E, const FunctionFacts &Facts) {
   if (const auto *Call = dyn_cast_or_null<CallExpr>(Parent)) {
     if (isa<CXXMemberCallExpr>(Call) || Call->getCallee() == Child)
       return false; // an argument of a method of another object: its summary's
+    // A function of the unit reads it where its body does (the summary's
+    // PendingReads): keeping the handle, or uploading it, reads nothing.
+    const FunctionDecl *Callee = Call->getDirectCallee();
+    if (Callee && hasUserBody(Callee->getDefinition(), Facts.function().getASTContext()))
+      return false;
     switch (Model.classifyCall(*Call).Kind) {
     case CallKind::StdMove:
     case CallKind::TupleMake:
@@ -125,33 +131,43 @@ bool copiesFromCuda(const FunctionFacts &Facts, const CallExpr &Copy) {
 void diagnoseUnsynchronizedRead(const FunctionFacts &Facts, FindingsHandler &Handler) {
   const FunctionSequence &Sequence = Facts.sequence();
   const ApiModel &Model = Facts.body().model();
-  // The first read of each copy, in control-flow order.
-  llvm::DenseMap<const CallExpr *, const Expr *> FirstRead;
-  for (const auto &[E, Fact] : Facts.expressions()) {
-    if (!isa<DeclRefExpr, MemberExpr>(E) || !Model.isTensor(E->getType()))
-      continue;
-    const CallExpr *Copy = Fact.Pending;
-    if (!Copy || !mayReadTheDevice(Facts, *Copy) || !isRead(*E, Facts))
-      continue;
-    const Expr *&First = FirstRead[Copy];
-    if (!First || Sequence.isEarlier(*E, *First))
-      First = E;
-  }
-  llvm::SmallVector<UnsynchronizedReadFinding, 4> Findings;
-  for (const auto &[Copy, Read] : FirstRead) {
-    UnsynchronizedReadFinding Finding{Read, Copy, nullptr, {}};
-    auto [ReadStatement, ReadBlock] = statementOf(Sequence, *Read);
+  // The first read of each copy, in control-flow order: the read, and
+  // where it happens here (the call, for a read in a function it calls).
+  struct Read {
+    const Expr *E;
+    const Expr *Here;
+  };
+  llvm::DenseMap<const CallExpr *, Read> FirstRead;
+  auto Note = [&](const CallExpr *Copy, Read R) {
+    if (!Copy || !mayReadTheDevice(Facts, *Copy))
+      return;
+    auto [It, New] = FirstRead.try_emplace(Copy, R);
+    if (!New && Sequence.isEarlier(*R.Here, *It->second.Here))
+      It->second = R;
+  };
+  // A place naming the host tensor, or a call handing it back (a getter,
+  // a lambda returning what it captured).
+  for (const auto &[E, Fact] : Facts.expressions())
+    if (isa<DeclRefExpr, MemberExpr, CallExpr>(E) && Model.isTensor(E->getType()) &&
+        Fact.Pending && isRead(*E, Facts))
+      Note(Fact.Pending, {E, E});
+  for (const ReadThroughCall &Through : Facts.readsThroughCalls())
+    Note(Through.Read.Copy, {Through.Read.Read, Through.Through});
+  llvm::SmallVector<std::pair<const Expr *, UnsynchronizedReadFinding>, 4> Findings;
+  for (const auto &[Copy, First] : FirstRead) {
+    UnsynchronizedReadFinding Finding{First.E, Copy, nullptr, {}};
+    auto [ReadStatement, ReadBlock] = statementOf(Sequence, *First.Here);
     auto [CopyStatement, CopyBlock] = statementOf(Sequence, *Copy);
     Finding.Synchronize = Model.cudaSynchronizeCall();
     if (ReadBlock && ReadBlock == CopyBlock && ReadStatement != CopyStatement &&
         copiesFromCuda(Facts, *Copy) && !Finding.Synchronize.empty())
       Finding.InsertBefore = ReadStatement;
-    Findings.push_back(Finding);
+    Findings.push_back({First.Here, Finding});
   }
-  llvm::sort(Findings, [&](const UnsynchronizedReadFinding &L, const UnsynchronizedReadFinding &R) {
-    return Sequence.isEarlier(*L.Read, *R.Read);
+  llvm::sort(Findings, [&](const auto &L, const auto &R) {
+    return Sequence.isEarlier(*L.first, *R.first);
   });
-  for (const UnsynchronizedReadFinding &Finding : Findings)
+  for (const auto &[Here, Finding] : Findings)
     Handler.onUnsynchronizedRead(Finding);
 }
 

@@ -20,6 +20,8 @@ class ValueDecl;
 
 namespace placelint::analysis {
 
+class FunctionFacts;
+
 struct ValueFact {
   DeviceSet Devices;
   ZeroDim Dim = ZeroDim::Unknown;
@@ -34,6 +36,10 @@ struct ValueFact {
   // new value. What that call was (its kind, its arguments' facts) is the
   // value's provenance, which rules read through FunctionFacts.
   const clang::Expr *MadeBy = nullptr;
+  // The analysis MadeBy belongs to when a function the unit calls made the
+  // value (a helper's result, a field a constructor set): provenance
+  // queries follow it there. Null: the function being analysed.
+  const FunctionFacts *MadeIn = nullptr;
   // The non_blocking copy to the host whose bytes the value may still be
   // waiting for: set by the copy, cleared by a synchronisation. A join
   // keeps it (synchronised on one path only is not synchronised), and
@@ -43,6 +49,11 @@ struct ValueFact {
   // nothing computed from it is reported again.
   bool AfterMismatch = false;
 
+  // Made by Call, an expression of the function being analysed.
+  void setMaker(const clang::Expr *Call) {
+    MadeBy = Call;
+    MadeIn = nullptr;
+  }
   static ValueFact on(DeviceSet Devices, ZeroDim Dim = ZeroDim::Unknown) {
     ValueFact Fact;
     Fact.Devices = Devices;
