@@ -36,6 +36,9 @@ enum class ApiNameRole {
   HostBufferData,
   PageableAllocator,
   PinsHostMemory,
+  StreamGuard,
+  CurrentStream,
+  StreamClass,
 };
 
 // Whether Name has the role: some line of the role matches it.

@@ -4,6 +4,7 @@
 // only after a synchronisation. Each program with the bug is followed by its
 // correct look-alike.
 #include <torch/torch.h>
+#include <c10/cuda/CUDAGuard.h>
 #include <iostream>
 #include <vector>
 
@@ -216,4 +217,43 @@ void helperReadsAfterTheSynchronisation(const torch::Tensor &batch, std::vector<
   keepForLater(kept, host);
   torch::cuda::synchronize();
   consume(firstValue(host));
+}
+
+// A download queued on a side stream under a stream guard: the current
+// stream's synchronize() outside the guard waits for other work, not for
+// it; the side stream's own, the current one's inside the guard, or a
+// device-wide synchronize() complete it.
+void snapshotOnSideStreamOtherStreamSynchronized(const torch::Tensor &weights) {
+  at::cuda::CUDAStream side = at::cuda::getStreamFromPool();
+  torch::Tensor snapshot;
+  {
+    at::cuda::CUDAStreamGuard onSide(side);
+    snapshot = weights.to(torch::kCPU, /*non_blocking=*/true);
+  }
+  at::cuda::getCurrentCUDAStream().synchronize();
+  log_metrics(snapshot);
+  // CHECK-MESSAGES: :[[@LINE-1]]:15: warning: 'snapshot' is read on the host before the non_blocking copy that fills it is synchronized; it may hold stale or partial values [placement-unsynchronized-read]
+  // CHECK-MESSAGES: :[[@LINE-5]]:24: note: copied here with non_blocking=true; synchronize before reading it
+}
+
+void snapshotOnSideStreamSynchronized(const torch::Tensor &weights) {
+  at::cuda::CUDAStream side = at::cuda::getStreamFromPool();
+  torch::Tensor snapshot;
+  {
+    at::cuda::CUDAStreamGuard onSide(side);
+    snapshot = weights.to(torch::kCPU, /*non_blocking=*/true);
+  }
+  side.synchronize();
+  log_metrics(snapshot);
+}
+
+void snapshotOnSideStreamCurrentSynchronizedInside(const torch::Tensor &weights) {
+  at::cuda::CUDAStream side = at::cuda::getStreamFromPool();
+  torch::Tensor snapshot;
+  {
+    at::cuda::CUDAStreamGuard onSide(side);
+    snapshot = weights.to(torch::kCPU, /*non_blocking=*/true);
+    at::cuda::getCurrentCUDAStream().synchronize();
+  }
+  log_metrics(snapshot);
 }

@@ -162,8 +162,9 @@ ValueFact DeviceFlow::evaluateApiCall(const CallExpr &Call, ApiCall Api) {
     if (std::optional<Place> Where = placeOf(Self))
       write(*Where, factOf(Args[0]), nullptr, Call.getExprLoc());
     return untracked(Call);
-  case CallKind::Synchronize: // cuda::synchronize()
-    completeDownloads(Call);
+  case CallKind::Synchronize: // cuda::synchronize(), a stream's or an event's synchronize()
+    completeDownloads(Call, Method ? streamNamed(*Method->getImplicitObjectArgument())
+                                   : std::nullopt);
     return untracked(Call);
 
   // Computing with them.

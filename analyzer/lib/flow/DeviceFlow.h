@@ -156,7 +156,19 @@ private:
   ValueFact evaluateSync(const clang::CXXMemberCallExpr &Call);
   // The host waited for the device at Sync: the values that non_blocking
   // downloads are filling are complete from here on (made by Sync).
-  void completeDownloads(const clang::Expr &Sync);
+  // A stream's synchronize() (OnStream: that stream, flow/Streams.cpp)
+  // completes only the downloads queued on it.
+  void completeDownloads(const clang::Expr &Sync,
+                         std::optional<const clang::ValueDecl *> OnStream = std::nullopt);
+
+  // Streams.cpp
+  // The stream work queued at S runs on: the stream of the innermost stream
+  // guard in scope there (the variable it was given, or the guard), null
+  // outside every guard (the current stream).
+  const clang::ValueDecl *streamAt(const clang::Stmt &S) const;
+  // The stream Stream names: a stream variable, or the current stream at
+  // `getCurrentCUDAStream()`; nullopt when it cannot be said (an event).
+  std::optional<const clang::ValueDecl *> streamNamed(const clang::Expr &Stream) const;
 
   // Modules.cpp
   // A module just made by Creation from Args: on the cpu, or for a

@@ -81,10 +81,11 @@ ValueFact DeviceFlow::evaluateSync(const CXXMemberCallExpr &Call) {
   return ValueFact();
 }
 
-void DeviceFlow::completeDownloads(const Expr &Sync) {
+void DeviceFlow::completeDownloads(const Expr &Sync, std::optional<const ValueDecl *> OnStream) {
   Facts.record(Synchronization{&Sync});
   for (auto &[Path, Fact] : Current)
-    Fact.Pending = nullptr;
+    if (Fact.Pending && (!OnStream || streamAt(*Fact.Pending) == *OnStream))
+      Fact.Pending = nullptr;
 }
 
 } // namespace placelint::analysis
