@@ -112,6 +112,25 @@ void moduleListElementHostInput(torch::Device device) {
   // CHECK-MESSAGES: :[[@LINE-3]]:40: note: 'torch::randn({2, 16})' was created on cpu here
 }
 
+void moduleListIndexedHostInput(torch::Device device) {
+  Net model;
+  model->to(device);
+  torch::nn::ModuleList list;
+  list->push_back(model.ptr());
+  consume(list[0]->as<NetImpl>()->forward(torch::randn({2, 16})));
+  // CHECK-MESSAGES: :[[@LINE-1]]:35: warning: 'list[0]->as<NetImpl>()' may be on the device in 'device' but 'torch::randn({2, 16})' is on cpu in call to 'forward' [placement-mixed-device]
+  // CHECK-MESSAGES: :[[@LINE-5]]:10: note: 'list[0]->as<NetImpl>()' was moved to the device in 'device' here
+  // CHECK-MESSAGES: :[[@LINE-3]]:43: note: 'torch::randn({2, 16})' was created on cpu here
+}
+
+void moduleListIndexedOnDevice(torch::Device device, const torch::Tensor &batch) {
+  Net model;
+  model->to(device);
+  torch::nn::ModuleList list;
+  list->push_back(model.ptr());
+  consume(list[0]->as<NetImpl>()->forward(batch.to(device)));
+}
+
 void moduleDictEntryOnDevice(torch::Device device, const torch::Tensor &batch) {
   Net model;
   model->to(device);

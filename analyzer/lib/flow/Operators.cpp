@@ -48,6 +48,9 @@ ValueFact DeviceFlow::evaluateOperatorCall(const CXXOperatorCallExpr &Op) {
     }
     return yield(Op, valueOf(Lhs));
   }
+  // `list[i]` of a ModuleList or ModuleDict: one of the modules put into it.
+  if (Kind == OO_Subscript && LhsKind == ValueKind::Module)
+    return yield(Op, valueOf(Lhs));
   if (Kind == OO_Subscript && LhsKind == ValueKind::TensorList)
     return yield(Op, elementOf(*Lhs, NumArgs >= 2 ? Op.getArg(1) : nullptr));
   bool RhsIsTensor = NumArgs >= 2 && Model.isTensor(Op.getArg(1)->getType());
