@@ -258,3 +258,21 @@ torch::Tensor collatePinned(std::vector<float> &values, int64_t rows) {
 void uploadCollatedPinned(torch::Device device, std::vector<float> &values) {
   consume(collatePinned(values, 16).to(device, /*non_blocking=*/true));
 }
+
+// A helper that uploads what its caller gives it: the caller's tensor is
+// pageable (reported at the helper's copy, the note at the caller's
+// factory), or pinned (nothing).
+torch::Tensor uploadAsync(const torch::Tensor &host, torch::Device device) {
+  return host.to(device, /*non_blocking=*/true);
+  // CHECK-MESSAGES: :[[@LINE-1]]:15: warning: non_blocking copy of 'features' from pageable host memory: it is staged synchronously and overlaps nothing; pin the tensor (pin_memory(), or pinned_memory(true) in its options) [placement-pageable-non-blocking]
+  // CHECK-MESSAGES: :[[@LINE+4]]:28: note: 'features' is made here in pageable memory
+  // CHECK-FIXES: {{^}}  torch::Tensor features = torch::empty({256, 64}).pin_memory();{{$}}
+}
+void uploadsThroughHelper(torch::Device device) {
+  torch::Tensor features = torch::empty({256, 64});
+  consume(uploadAsync(features, device));
+}
+void uploadsPinnedThroughHelper(torch::Device device) {
+  torch::Tensor features = torch::empty({256, 64}).pin_memory();
+  consume(uploadAsync(features, device));
+}

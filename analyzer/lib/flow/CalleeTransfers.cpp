@@ -77,7 +77,8 @@ std::vector<CalleeTransfer> FunctionSummaries::transfersOfInputs(const FunctionD
     if (Body.loopAround(*T.Call) || Body.isPeriodic(*T.Call) ||
         llvm::is_contained(Body.discardedTransfers(), T.Call))
       continue;
-    CalleeTransfer Moved{T.Call, Export(T.Source.Devices), Export(T.Target), T.IsSync};
+    CalleeTransfer Moved{T.Call, Export(T.Source.Devices), Export(T.Target), T.IsSync,
+                         T.NonBlocking};
     Moved.CalleeLoops = Loops;
     if (std::optional<CallInput> Tensor =
             inputBehind(*T.Call->getImplicitObjectArgument(), Callee, Body)) {
@@ -94,7 +95,8 @@ std::vector<CalleeTransfer> FunctionSummaries::transfersOfInputs(const FunctionD
     if (Body.loopAroundCall(*Deeper.Through) || Body.isPeriodic(*Deeper.Through))
       continue;
     const CalleeTransfer &There = Deeper.Transfer;
-    CalleeTransfer Moved{There.Call, Export(There.Source), Export(There.Target), There.IsSync};
+    CalleeTransfer Moved{There.Call, Export(There.Source), Export(There.Target), There.IsSync,
+                         There.NonBlocking};
     Moved.CalleeLoops = Loops || There.CalleeLoops;
     // The input a call here gave the deeper function, as an input of Callee.
     auto InputHere = [&](unsigned I) -> std::optional<CallInput> {

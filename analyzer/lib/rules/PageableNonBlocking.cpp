@@ -209,6 +209,17 @@ void diagnosePageableNonBlocking(const FunctionFacts &Facts, FindingsHandler &Ha
       continue;
     Report(*T.Call, *T.Call->getImplicitObjectArgument(), T.Source);
   }
+  // A helper of the unit that uploads what its caller gives it: the memory
+  // is the caller's argument's, reported at the helper's copy.
+  for (const TransferThroughCall &Through : Facts.calleeTransfers()) {
+    const CalleeTransfer &T = Through.Transfer;
+    const Expr *Given = Through.Given.empty() ? nullptr : Through.Given.front();
+    const ValueFact *Source = Given ? Facts.factAt(Given) : nullptr;
+    if (T.IsSync || !T.NonBlocking || !T.MovesInput || !Source || !T.Target.isKnown() ||
+        onHostOnly(T.Target))
+      continue;
+    Report(*T.Call, *Given, *Source);
+  }
   // `d.copy_(x, true)` into a tensor that may be on a device, in
   // control-flow order.
   llvm::SmallVector<const CXXMemberCallExpr *, 4> Copies;
