@@ -139,6 +139,17 @@ std::optional<CreateThenMoveFinding> createThenMove(const FunctionFacts &Facts,
                              [](const AbstractDevice &D) { return D.isCpu(); });
   if (T.IsSync || !Factory || T.Target.isBottom() || (T.Target.isKnown() && ToHost))
     return std::nullopt;
+  // A copy of a tensor that requires grad handed to the callers (returned,
+  // stored in a field) may be a parameter where they use it: the
+  // non-leaf-parameter finding there names the move, which rules.def says
+  // subsumes this one; the callers' analyses cannot withdraw it from here.
+  const AbstractValue &Handed = Facts.returned();
+  auto HandsOn = [&](const ValueFact &Fact) { return Fact.MadeBy == T.Call && !Fact.MadeIn; };
+  if (Facts.requiresGrad(T.Source) &&
+      (HandsOn(Handed.Whole) || llvm::any_of(Facts.objectAtExit().Parts, [&](const auto &Part) {
+         return HandsOn(Part.second);
+       })))
+    return std::nullopt;
   const Expr *Receiver = stripCopies(T.Call->getImplicitObjectArgument());
   const auto *Ref = dyn_cast<DeclRefExpr>(Receiver->IgnoreParenImpCasts());
   const auto *Var = Ref ? dyn_cast<VarDecl>(Ref->getDecl()) : nullptr;
