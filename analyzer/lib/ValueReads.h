@@ -33,7 +33,8 @@ public:
   bool isAssignmentTarget(const clang::DeclRefExpr &Ref) const {
     return AssignedRefs.contains(&Ref);
   }
-  // The references to Var in the body, in source order.
+  // The references to Var in the body, through every name of its place
+  // (a local reference bound to it too), in source order.
   llvm::ArrayRef<const clang::DeclRefExpr *> usesOf(const clang::VarDecl &Var) const {
     auto It = Uses.find(&Var);
     return It == Uses.end() ? llvm::ArrayRef<const clang::DeclRefExpr *>() : It->second;
