@@ -11,6 +11,8 @@
 #include <cstdint>
 #include <limits>
 #include <string>
+#include <tuple>
+#include <utility>
 #include <vector>
 
 namespace {
@@ -292,6 +294,39 @@ TEST_F(CudaTest, ReductionsOverDimsMatchCpu) {
   expect_matches_cpu(cuda.transpose(0, 2).sum({1}), cpu.transpose(0, 2).sum({1}), 1e-4, 1e-5);
 }
 
+// Column reductions: packs of adjacent columns (widths a multiple of a
+// 16-byte pack), single columns (an odd width), short columns and long ones
+// split across blocks.
+TEST_F(CudaTest, ColumnReductionsMatchCpu) {
+  pl::manual_seed(14);
+  const std::vector<std::pair<std::int64_t, std::int64_t>> shapes{
+      {3, 8}, {1000, 256}, {20000, 12}, {999, 255}};
+  for (const auto &[rows, cols] : shapes)
+    for (pl::ScalarType dtype : {pl::kFloat, pl::kDouble}) {
+      const pl::Tensor cpu = random_on_cpu({rows, cols}, dtype);
+      const pl::Tensor cuda = cpu.to(kCuda0);
+      expect_matches_cpu(cuda.sum({0}), cpu.sum({0}), 1e-4, 1e-3);
+      expect_matches_cpu(cuda.mean({0}), cpu.mean({0}), 1e-4, 1e-5);
+      const auto [values, indices] = cuda.max(0);
+      const auto [cpu_values, cpu_indices] = cpu.max(0);
+      expect_matches_cpu(values, cpu_values);
+      expect_matches_cpu(indices, cpu_indices);
+      expect_matches_cpu(cuda.argmax(0), cpu.argmax(0));
+    }
+  // Integers below zero, a NaN in one column and only -inf in another.
+  const pl::Tensor longs = (pl::arange(4000) - 3000).view({500, 8});
+  expect_matches_cpu(longs.to(kCuda0).sum({0}), longs.sum({0}));
+  expect_matches_cpu(std::get<0>(longs.to(kCuda0).max(0)), std::get<0>(longs.max(0)));
+  const double inf = std::numeric_limits<double>::infinity();
+  pl::Tensor special = pl::zeros({64, 4}, pl::kDouble);
+  special.select(1, 1).fill_(-inf);
+  special[7][0].fill_(std::numeric_limits<double>::quiet_NaN());
+  const pl::Tensor special_max = std::get<0>(special.to(kCuda0).max(0)).cpu();
+  EXPECT_TRUE(std::isnan(special_max[0].item<double>()));
+  EXPECT_EQ(special_max[1].item<double>(), -inf);
+  EXPECT_EQ(special.to(kCuda0).argmax(0).cpu()[0].item<std::int64_t>(), 7);
+}
+
 TEST_F(CudaTest, IntegerSumMatchesCpuExactly) {
   const pl::Tensor cpu = pl::arange(200000).view({400, 500});
   expect_matches_cpu(cpu.to(kCuda0).sum(), cpu.sum());
@@ -362,8 +397,12 @@ TEST_F(CudaTest, LinearModuleRunsOnCuda) {
   pl::manual_seed(16);
   pl::nn::Linear on_cpu(8, 3);
   pl::nn::Linear on_cuda(8, 3);
-  on_cuda->weight.copy_(on_cpu->weight);
-  on_cuda->bias.copy_(on_cpu->bias);
+  {
+    // Parameters are leaves that require grad: copied into as optimizers do.
+    pl::NoGradGuard no_grad;
+    on_cuda->weight.copy_(on_cpu->weight);
+    on_cuda->bias.copy_(on_cpu->bias);
+  }
   on_cuda->to(kCuda0);
   EXPECT_EQ(on_cuda->weight.device(), kCuda0);
   const pl::Tensor input = random_on_cpu({4, 8});

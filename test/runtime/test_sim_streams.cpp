@@ -23,6 +23,11 @@ protected:
   }
   // Queued work runs only when a synchronisation asks for it.
   static void hold_work() { pl::sim::set_delay(pl::sim::Delay::until_synchronized()); }
+  // Sim's pinned memory, also where a CUDA device makes CUDA's the default:
+  // only its own is copied from asynchronously.
+  static pl::Tensor sim_pinned(std::int64_t numel) {
+    return pl::empty({numel}, pl::TensorOptions(pl::kFloat)).pin_memory(kSim0);
+  }
 };
 
 TEST_F(SimStreams, QueuedWorkRunsLaterAndASynchronizeWaitsForIt) {
@@ -182,11 +187,21 @@ TEST_F(SimStreams, AStreamMadeUpByHandIsADeviceError) {
 
 TEST_F(SimStreams, NonBlockingUploadFromPinnedMemoryReturnsBeforeItsBytesMove) {
   hold_work();
-  const pl::Tensor pinned = pl::full({3}, 1.0).pin_memory();
+  const pl::Tensor pinned = pl::full({3}, 1.0).pin_memory(kSim0);
   const pl::Tensor on_sim = pinned.to(kSim0, pl::kFloat, /*non_blocking=*/true);
   // The copy has not run yet: it reads the pinned values when it does.
   pinned.fill_(2.0);
   EXPECT_EQ(values(on_sim), (std::vector<double>{2, 2, 2}));
+}
+
+TEST_F(SimStreams, PinningForAnAcceleratorUsesItsPinnedMemory) {
+  const pl::Tensor host = pl::ones({4});
+  const pl::Tensor pinned = host.pin_memory(kSim0);
+  EXPECT_TRUE(pinned.is_pinned());
+  EXPECT_EQ(pinned.impl()->storage->pinned_for(), pl::kSim);
+  EXPECT_EQ(pinned.pin_memory(kSim0).data_ptr(), pinned.data_ptr()); // already pinned for sim
+  EXPECT_TRUE(pinned.equal(host));
+  EXPECT_THROW((void)host.pin_memory(Device("cpu")), pl::DeviceError);
 }
 
 TEST_F(SimStreams, NonBlockingDownloadLandsInPinnedMemoryAfterASynchronisation) {
@@ -216,14 +231,14 @@ TEST_F(SimStreams, NonBlockingUploadFromMemoryPlDidNotPinIsSynchronous) {
 
 TEST_F(SimStreams, PinnedBlockIsReusedOnlyAfterItsCopyIsDone) {
   hold_work();
-  pl::Tensor pinned = pl::empty({64}, pl::TensorOptions(pl::kFloat).pinned_memory(true));
+  pl::Tensor pinned = sim_pinned(64);
   const void *block = pinned.data_ptr();
   const pl::Tensor on_sim = pinned.to(kSim0, pl::kFloat, /*non_blocking=*/true);
   pinned = pl::Tensor();
-  const pl::Tensor while_queued = pl::empty({64}, pl::TensorOptions(pl::kFloat).pinned_memory(true));
+  const pl::Tensor while_queued = sim_pinned(64);
   EXPECT_NE(while_queued.data_ptr(), block);
   pl::synchronize(kSim0);
-  const pl::Tensor after = pl::empty({64}, pl::TensorOptions(pl::kFloat).pinned_memory(true));
+  const pl::Tensor after = sim_pinned(64);
   EXPECT_EQ(after.data_ptr(), block);
 }
 
@@ -231,7 +246,7 @@ TEST_F(SimStreams, PinnedBlockIsReusedOnlyAfterItsCopyIsDone) {
 TEST_F(SimStreams, PinnedBlockUsedByTwoCopiesWaitsForBoth) {
   hold_work();
   const pl::Stream side = pl::getStreamFromPool(kSim0);
-  pl::Tensor pinned = pl::empty({64}, pl::TensorOptions(pl::kFloat).pinned_memory(true));
+  pl::Tensor pinned = sim_pinned(64);
   const void *block = pinned.data_ptr();
   const pl::Tensor first = pinned.to(kSim0, pl::kFloat, /*non_blocking=*/true);
   pl::Tensor second;
@@ -241,10 +256,10 @@ TEST_F(SimStreams, PinnedBlockUsedByTwoCopiesWaitsForBoth) {
   }
   pinned = pl::Tensor();
   pl::getDefaultStream(kSim0).synchronize(); // the first copy only
-  const pl::Tensor one_done = pl::empty({64}, pl::TensorOptions(pl::kFloat).pinned_memory(true));
+  const pl::Tensor one_done = sim_pinned(64);
   EXPECT_NE(one_done.data_ptr(), block);
   side.synchronize();
-  const pl::Tensor both_done = pl::empty({64}, pl::TensorOptions(pl::kFloat).pinned_memory(true));
+  const pl::Tensor both_done = sim_pinned(64);
   EXPECT_EQ(both_done.data_ptr(), block);
 }
 

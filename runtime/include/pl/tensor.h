@@ -95,12 +95,15 @@ public:
   PL_NODISCARD_TRANSFER Tensor cuda(SourceLocation loc = SourceLocation::current()) const;
   PL_NODISCARD_TRANSFER Tensor cpu(SourceLocation loc = SourceLocation::current()) const;
 
-  // A copy in page-locked (pinned) host memory, which a CUDA device copies
+  // A copy in page-locked (pinned) host memory, which an accelerator copies
   // from and to asynchronously (to(cuda, /*non_blocking=*/true) is then one
-  // cudaMemcpyAsync); *this when already pinned. Only for cpu tensors; throws
-  // DeviceError (placement-unguarded-cuda) without a CUDA device, as libtorch
-  // does.
-  [[nodiscard]] Tensor pin_memory(SourceLocation loc = SourceLocation::current()) const;
+  // cudaMemcpyAsync); *this when already pinned. Only for cpu tensors. The
+  // memory is pinned for `accelerator` (its type: cuda or sim), by default
+  // for CUDA's where a CUDA device is present and sim's where none is; a
+  // non_blocking copy to another accelerator's device is synchronous. As
+  // libtorch's, whose `device` argument this is.
+  [[nodiscard]] Tensor pin_memory(std::optional<Device> accelerator = std::nullopt,
+                                  SourceLocation loc = SourceLocation::current()) const;
   bool is_pinned() const { return impl_ref().storage->is_pinned(); }
 
   // Copies src (broadcast to this shape, cast to this dtype) into this

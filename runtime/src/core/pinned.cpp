@@ -1,7 +1,8 @@
 // Pinned (page-locked) host memory: Tensor::pin_memory, the factories'
 // TensorOptions::pinned_memory, and the pinned results of non_blocking
 // device-to-host copies. The memory comes from the pinned block cache of the
-// accelerator present: CUDA's with a CUDA device, else sim's.
+// accelerator asked for, by default the one present: CUDA's with a CUDA
+// device, else sim's.
 #include "core/device_enumerator.h"
 #include "core/internal.h"
 
@@ -36,17 +37,19 @@ void check_pinnable(std::string_view op, Device device) {
 Tensor pinned_if_requested(Tensor made, const TensorOptions &options, std::source_location loc) {
   if (!options.pinned_memory() || made.is_pinned())
     return made;
-  return made.pin_memory(loc);
+  return made.pin_memory(std::nullopt, loc);
 }
 
 } // namespace detail
 
-Tensor Tensor::pin_memory(SourceLocation loc) const {
+Tensor Tensor::pin_memory(std::optional<Device> accelerator, SourceLocation loc) const {
   const TensorImpl &impl = impl_ref();
   detail::check_pinnable(ops::name(ops::OpId::PinMemory), impl.device);
-  if (impl.storage->is_pinned())
+  if (accelerator ? impl.storage->pinned_for() == accelerator->type() : impl.storage->is_pinned())
     return *this;
-  Tensor pinned = detail::make_pinned_tensor(impl.sizes, impl.dtype, detail::pinned_memory_accelerator(), loc);
+  const DeviceType pinned_for =
+      accelerator ? accelerator->type() : detail::pinned_memory_accelerator();
+  Tensor pinned = detail::make_pinned_tensor(impl.sizes, impl.dtype, pinned_for, loc);
   if (impl.numel > 0)
     detail::backend_of(impl.device)
         .copy(impl.device.index(), detail::kernel_arg(pinned), detail::kernel_arg(impl));

@@ -1,8 +1,9 @@
 // Sum, Mean, Max and ArgMax over any set of dimensions. The combine steps are
 // pl::functors' reductions (core/functors.h), the ones the CPU backend runs;
-// reduce_plan.cuh says which kernel reduces what: one thread per output, or
-// one block per output (16-byte loads, warp-shuffle merges), split into
-// chunks merged by a second kernel when there are too few outputs.
+// reduce_plan.cuh says which kernel reduces what: one thread per output (per
+// pack of adjacent outputs in a column reduction), one warp or one block per
+// output (16-byte loads, warp-shuffle merges), split into chunks merged by a
+// second kernel when there are too few outputs.
 #include "caching_allocator.h"
 #include "cuda_error.h"
 #include "kernels.h"
@@ -16,6 +17,7 @@
 #include <cmath>
 #include <cstring>
 #include <optional>
+#include <type_traits>
 
 namespace pl::cuda::detail {
 namespace {
@@ -39,27 +41,29 @@ template <class T> struct MeanPolicy : SumPolicy<T> {
   }
 };
 
-// Max and ArgMax states carry the index of their value; -1 marks a state that
-// has seen no element yet (a thread with no share of a short range).
+// Max's state is a value: the lowest one of T is the empty state, which any
+// element (a NaN too) replaces, so a thread with no share of a short range
+// merges away without a flag.
 template <class T> struct MaxPolicy {
-  using State = functors::ArgMaxReduce::State<T>;
+  using State = T;
   using Out = T;
-  __device__ static State empty() { return State{T(0), -1}; }
-  __device__ static State add(State s, T v, std::int64_t r) {
-    if (s.index < 0)
-      return State{v, r};
-    return State{functors::MaxReduce::combine(s.value, v), s.index};
+  __device__ static State empty() {
+    if constexpr (std::is_floating_point_v<T>)
+      return -static_cast<T>(INFINITY);
+    else if constexpr (std::is_same_v<T, bool>)
+      return false;
+    else {
+      static_assert(std::is_signed_v<T>);
+      return static_cast<T>(std::uint64_t{1} << (8 * sizeof(T) - 1)); // the most negative
+    }
   }
-  __device__ static State merge(State a, State b) {
-    if (a.index < 0)
-      return b;
-    if (b.index < 0)
-      return a;
-    return State{functors::MaxReduce::combine(a.value, b.value), a.index};
-  }
-  __device__ static Out finish(State s, std::int64_t) { return s.value; }
+  __device__ static State add(State s, T v, std::int64_t) { return functors::MaxReduce::combine(s, v); }
+  __device__ static State merge(State a, State b) { return functors::MaxReduce::combine(a, b); }
+  __device__ static Out finish(State s, std::int64_t) { return s; }
 };
 
+// ArgMax's state carries the index of its value; -1 marks a state that has
+// seen no element yet (a thread with no share of a short range).
 template <class T> struct ArgMaxPolicy {
   using State = functors::ArgMaxReduce::State<T>;
   using Out = std::int64_t;
@@ -88,10 +92,15 @@ __device__ inline std::int64_t reduced_offset_of(const ReduceLayout &layout, std
   return layout.reduced_offset(r);
 }
 
+// Rows a thread of a column reduction loads before adding them up: enough
+// loads in flight to cover memory latency with one thread per output.
+constexpr int kRowsInFlight = 8;
+
 // One thread per output (short extents and column reductions, where
 // neighbouring threads read neighbouring elements): thread x of block
 // (bx, y) reduces chunk y of its output. With one chunk it writes the output;
-// otherwise its state goes to partials[o * gridDim.y + y].
+// otherwise its state goes to partials[y * num_outputs + o] (split-major:
+// neighbouring threads write, and merge_columns reads, neighbouring states).
 template <class Policy, class T>
 __global__ void reduce_per_thread(ReduceLayout layout, const T *in, typename Policy::Out *out,
                                   typename Policy::State *partials, std::int64_t chunk) {
@@ -104,12 +113,71 @@ __global__ void reduce_per_thread(ReduceLayout layout, const T *in, typename Pol
     std::int64_t in_base, out_offset;
     layout.output_offsets(o, in_base, out_offset);
     typename Policy::State s = Policy::empty();
-    for (std::int64_t r = begin; r < end; ++r)
+    std::int64_t r = begin;
+    for (; r + kRowsInFlight <= end; r += kRowsInFlight) {
+      T values[kRowsInFlight];
+#pragma unroll
+      for (int k = 0; k < kRowsInFlight; ++k)
+        values[k] = in[in_base + reduced_offset_of(layout, r + k)];
+#pragma unroll
+      for (int k = 0; k < kRowsInFlight; ++k)
+        s = Policy::add(s, values[k], r + k);
+    }
+    for (; r < end; ++r)
       s = Policy::add(s, in[in_base + reduced_offset_of(layout, r)], r);
     if (gridDim.y == 1)
       out[out_offset] = Policy::finish(s, extent);
     else
-      partials[o * gridDim.y + blockIdx.y] = s;
+      partials[blockIdx.y * num_out + o] = s;
+  }
+}
+
+// A column reduction over W adjacent outputs a thread (column_packs_aligned
+// holds): each row is one 16-byte load, kRowsInFlight of them in flight.
+// Thread x of block (bx, y) reduces chunk y of outputs W*x .. W*x + W-1;
+// partials as reduce_per_thread's.
+template <class Policy, class T, int W>
+__global__ void reduce_columns(ReduceLayout layout, const T *in, typename Policy::Out *out,
+                               typename Policy::State *partials, std::int64_t chunk) {
+  const std::int64_t groups = layout.num_outputs / W, extent = layout.extent;
+  const std::int64_t row_stride = layout.reduced.strides[0][0];
+  const std::int64_t begin = std::int64_t{blockIdx.y} * chunk;
+  const std::int64_t end = begin + chunk < extent ? begin + chunk : extent;
+  const std::int64_t stride = std::int64_t{gridDim.x} * blockDim.x;
+  for (std::int64_t g = std::int64_t{blockIdx.x} * blockDim.x + threadIdx.x; g < groups;
+       g += stride) {
+    std::int64_t in_base, out_offset;
+    layout.output_offsets(g * W, in_base, out_offset);
+    typename Policy::State s[W];
+#pragma unroll
+    for (int j = 0; j < W; ++j)
+      s[j] = Policy::empty();
+    const T *column = in + in_base;
+    std::int64_t r = begin;
+    for (; r + kRowsInFlight <= end; r += kRowsInFlight) {
+      Pack<T, W> rows[kRowsInFlight];
+#pragma unroll
+      for (int k = 0; k < kRowsInFlight; ++k)
+        rows[k] = *reinterpret_cast<const Pack<T, W> *>(column + (r + k) * row_stride);
+#pragma unroll
+      for (int k = 0; k < kRowsInFlight; ++k)
+#pragma unroll
+        for (int j = 0; j < W; ++j)
+          s[j] = Policy::add(s[j], rows[k].value[j], r + k);
+    }
+    for (; r < end; ++r) {
+      const Pack<T, W> row = *reinterpret_cast<const Pack<T, W> *>(column + r * row_stride);
+#pragma unroll
+      for (int j = 0; j < W; ++j)
+        s[j] = Policy::add(s[j], row.value[j], r);
+    }
+#pragma unroll
+    for (int j = 0; j < W; ++j) {
+      if (gridDim.y == 1)
+        out[out_offset + j] = Policy::finish(s[j], extent);
+      else
+        partials[blockIdx.y * layout.num_outputs + g * W + j] = s[j];
+    }
   }
 }
 
@@ -237,6 +305,7 @@ __global__ void reduce_blocks(ReduceLayout layout, const T *in, typename Policy:
   }
 }
 
+// Merges reduce_blocks' output-major partial states, a block per output.
 template <class Policy>
 __global__ void merge_partials(ReduceLayout layout, const typename Policy::State *partials,
                                unsigned splits, typename Policy::Out *out) {
@@ -251,6 +320,24 @@ __global__ void merge_partials(ReduceLayout layout, const typename Policy::State
       layout.output_offsets(o, in_base, out_offset);
       out[out_offset] = Policy::finish(s, layout.extent);
     }
+  }
+}
+
+// Merges the split-major partial states of the per-thread kernels, one
+// thread per output.
+template <class Policy>
+__global__ void merge_columns(ReduceLayout layout, const typename Policy::State *partials,
+                              unsigned splits, typename Policy::Out *out) {
+  const std::int64_t num_out = layout.num_outputs;
+  const std::int64_t stride = std::int64_t{gridDim.x} * blockDim.x;
+  for (std::int64_t o = std::int64_t{blockIdx.x} * blockDim.x + threadIdx.x; o < num_out;
+       o += stride) {
+    typename Policy::State s = Policy::empty();
+    for (unsigned y = 0; y < splits; ++y)
+      s = Policy::merge(s, partials[y * num_out + o]);
+    std::int64_t in_base, out_offset;
+    layout.output_offsets(o, in_base, out_offset);
+    out[out_offset] = Policy::finish(s, layout.extent);
   }
 }
 
@@ -288,6 +375,21 @@ template <class T> bool ranges_pack_aligned(const ReduceLayout &layout, const T 
   return true;
 }
 
+// Outputs a thread of a column reduction takes: a 16-byte pack of T, where
+// that is at most four states of registers.
+template <class T> inline constexpr int kColumnWidth = kPackWidth<T> <= 4 ? kPackWidth<T> : 1;
+
+// Whether a column reduction may read W = kColumnWidth<T> adjacent outputs
+// as one pack per row: one kept dimension, contiguous in the input and the
+// output, a whole number of packs, every row starting on a pack boundary.
+template <class T> bool column_packs_aligned(const ReduceLayout &layout, const T *in) {
+  constexpr int kWidth = kColumnWidth<T>;
+  return kWidth > 1 && pack_aligned(in) && layout.kept.dim == 1 &&
+         layout.kept.strides[0][0] == 1 && layout.kept.strides[1][0] == 1 &&
+         layout.num_outputs % kWidth == 0 && layout.reduced.dim == 1 &&
+         layout.reduced.strides[0][0] % kWidth == 0;
+}
+
 // What keeps `device` busy, from its SM count and threads per SM (cheap
 // attribute queries, no synchronisation).
 ReduceTargets targets_of(int device) {
@@ -307,8 +409,15 @@ void run_reduce(int device, cudaStream_t stream, const TensorArg &out, const Ten
   auto *out_data = static_cast<typename Policy::Out *>(out.data);
   if (num_out == 0)
     return;
-  ReducePlan plan =
-      plan_reduction(num_out, layout.extent, is_column_reduction(layout), targets_of(device));
+  const bool columns = is_column_reduction(layout);
+  // Packed columns: a thread per kColumnWidth outputs, planned as such.
+  const bool packed_columns = columns && column_packs_aligned(layout, in_data);
+  constexpr int kColumns = kColumnWidth<T>;
+  const std::int64_t threads_out = packed_columns ? num_out / kColumns : num_out;
+  ReduceTargets targets = targets_of(device);
+  if (packed_columns) // each thread keeps kColumns times the bytes in flight
+    targets.threads /= kColumns;
+  ReducePlan plan = plan_reduction(threads_out, layout.extent, columns, targets);
   constexpr int kWidth = kPackWidth<T>;
   // Chunks of a split range start on pack boundaries (a last chunk may end
   // up empty; its empty state merges away).
@@ -326,7 +435,13 @@ void run_reduce(int device, cudaStream_t stream, const TensorArg &out, const Ten
 
   switch (plan.kernel) {
   case ReduceKernel::PerThread: {
-    const dim3 grid(blocks_for(num_out), splits);
+    const dim3 grid(blocks_for(threads_out), splits);
+    if constexpr (kColumns > 1)
+      if (packed_columns) {
+        reduce_columns<Policy, T, kColumns><<<grid, kThreadsPerBlock, 0, stream>>>(
+            layout, in_data, out_data, partial_data, plan.chunk);
+        break;
+      }
     reduce_per_thread<Policy, T><<<grid, kThreadsPerBlock, 0, stream>>>(layout, in_data, out_data,
                                                                        partial_data, plan.chunk);
     break;
@@ -354,9 +469,14 @@ void run_reduce(int device, cudaStream_t stream, const TensorArg &out, const Ten
   }
   PL_CUDA_CHECK_LAUNCH();
   if (splits > 1) {
-    const auto merge_blocks = static_cast<unsigned>(num_out < kMaxBlocks ? num_out : kMaxBlocks);
-    merge_partials<Policy>
-        <<<merge_blocks, kThreadsPerBlock, 0, stream>>>(layout, partial_data, splits, out_data);
+    if (plan.kernel == ReduceKernel::PerThread) {
+      merge_columns<Policy><<<blocks_for(num_out), kThreadsPerBlock, 0, stream>>>(
+          layout, partial_data, splits, out_data);
+    } else {
+      const auto merge_blocks = static_cast<unsigned>(num_out < kMaxBlocks ? num_out : kMaxBlocks);
+      merge_partials<Policy>
+          <<<merge_blocks, kThreadsPerBlock, 0, stream>>>(layout, partial_data, splits, out_data);
+    }
     PL_CUDA_CHECK_LAUNCH();
   }
 }

@@ -4,8 +4,9 @@
 //
 // Each output element reduces `extent` input elements. Short extents, and
 // column reductions (outputs next to each other in the input, the reduced
-// dimensions outside them), run one thread per output: a warp then reads 32
-// neighbouring elements per step. Ranges up to kWarpReduceLimit run one warp
+// dimensions outside them), run one thread per output, or per 16-byte pack
+// of adjacent outputs: a warp then reads 32 neighbouring elements (packs)
+// per step. Ranges up to kWarpReduceLimit run one warp
 // per output; longer ones one block per output. Both read 16 bytes a load
 // where the ranges are contiguous and aligned, and merge with warp shuffles.
 // When that leaves the GPU short of work, the extent is also split into
