@@ -8,10 +8,12 @@
 // of its scope (the CFG's lifetime ends), a `set_device` on a guard or a
 // `cudaSetDevice` from where it runs; what holds on every path into a block
 // is what holds there. A lambda runs where it is written (AT_DISPATCH calls
-// its lambdas at once). The API names come from api.def (PL_API_CUDA_LAUNCH).
+// its lambdas at once). The API names come from api.def (PL_API_CUDA_LAUNCH,
+// and the StreamGuard and CurrentStream names).
 #include "rules/Rules.h"
 
 #include "BodyFacts.h"
+#include "ApiSpellings.h"
 #include "CallIndex.h"
 #include "flow/FunctionFacts.h"
 #include "placelint/analysis/Findings.h"
@@ -49,7 +51,33 @@ constexpr LaunchApiName kLaunchApi[] = {
 #include <placelint/api.def>
 };
 
-// Whether D is named in the table as Kind: by its qualified name, or by its
+// api.def's names by role, of which the rule reads two: a stream guard
+// (StreamGuard) makes its stream's device current, so it is a GuardType;
+// the current stream (CurrentStream) is a CurrentHandle.
+struct RoleName {
+  ApiNameRole Role;
+  llvm::StringLiteral Name;
+};
+
+constexpr RoleName kRoleNames[] = {
+#define PL_API_NAME(Role, How, Text) {ApiNameRole::Role, Text},
+#include <placelint/api.def>
+};
+
+std::optional<ApiNameRole> roleAlso(LaunchApi Kind) {
+  switch (Kind) {
+  case LaunchApi::GuardType:
+    return ApiNameRole::StreamGuard;
+  case LaunchApi::CurrentHandle:
+    return ApiNameRole::CurrentStream;
+  case LaunchApi::GuardSetter:
+  case LaunchApi::SetDevice:
+    return std::nullopt;
+  }
+  return std::nullopt;
+}
+
+// Whether D is named in the tables as Kind: by its qualified name, or by its
 // own name for a GuardSetter. The unqualified name is compared first, so
 // that most declarations cost no string.
 bool isApi(const NamedDecl *D, LaunchApi Kind) {
@@ -57,17 +85,23 @@ bool isApi(const NamedDecl *D, LaunchApi Kind) {
     return false;
   llvm::StringRef Own = D->getName();
   std::optional<std::string> Qualified;
-  for (const LaunchApiName &Entry : kLaunchApi) {
-    if (Entry.Kind != Kind || !Entry.Name.ends_with(Own))
-      continue;
-    if (Kind == LaunchApi::GuardSetter)
-      return Entry.Name == Own;
+  auto IsNamed = [&](llvm::StringRef Name) {
+    if (!Name.ends_with(Own))
+      return false;
     if (!Qualified)
       Qualified = D->getQualifiedNameAsString();
-    if (*Qualified == Entry.Name)
+    return *Qualified == Name;
+  };
+  for (const LaunchApiName &Entry : kLaunchApi) {
+    if (Entry.Kind != Kind)
+      continue;
+    if (Kind == LaunchApi::GuardSetter ? Entry.Name == Own : IsNamed(Entry.Name))
       return true;
   }
-  return false;
+  const std::optional<ApiNameRole> Role = roleAlso(Kind);
+  return Role && llvm::any_of(kRoleNames, [&](const RoleName &Entry) {
+           return Entry.Role == *Role && IsNamed(Entry.Name);
+         });
 }
 
 bool isGuardType(QualType Type) {
