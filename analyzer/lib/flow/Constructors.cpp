@@ -61,6 +61,20 @@ ValueFact DeviceFlow::evaluateConstruct(const CXXConstructExpr &Construct) {
   return untracked(Construct);
 }
 
+namespace {
+
+// Whether Body names Decl anywhere (reads it, writes it, takes its address).
+bool mentions(const Stmt &Body, const ValueDecl &Decl) {
+  return findInTree(&Body, [&](const Stmt &S) {
+    if (const auto *Ref = dyn_cast<DeclRefExpr>(&S))
+      return Ref->getDecl() == &Decl;
+    const auto *Member = dyn_cast<MemberExpr>(&S);
+    return Member && Member->getMemberDecl() == &Decl;
+  });
+}
+
+} // namespace
+
 ValueFact DeviceFlow::constructByUser(const CXXConstructExpr &Construct) {
   // The fields as the constructor leaves them (an implicit one included:
   // `Config() = default` with `Device device{kCUDA};` in the class).
@@ -74,6 +88,29 @@ ValueFact DeviceFlow::constructByUser(const CXXConstructExpr &Construct) {
   CallSummary Summary = Summaries.summarize(*Definition, CallInputs{Args});
   if (!Summary.Object)
     return ValueFact::unknown();
+  // The summary serves every caller, so it forgets what made the values it
+  // was given: a field initialised straight from a parameter that the body
+  // never touches holds that argument, made where the argument was.
+  const auto *Body = dyn_cast_or_null<CompoundStmt>(Definition->getBody());
+  llvm::ArrayRef<CXXCtorInitializer *> Inits;
+  if (const auto *Defined = dyn_cast<CXXConstructorDecl>(Definition))
+    Inits = llvm::ArrayRef(Defined->init_begin(), Defined->init_end());
+  for (const CXXCtorInitializer *Init : Inits) {
+    const FieldDecl *Field = Init->getMember();
+    const auto *Ref = Field && Init->isWritten()
+                          ? dyn_cast<DeclRefExpr>(stripCopies(Init->getInit())->IgnoreParenImpCasts())
+                          : nullptr;
+    const auto *Param = Ref ? dyn_cast<ParmVarDecl>(Ref->getDecl()) : nullptr;
+    unsigned Index = Param ? Param->getFunctionScopeIndex() : 0;
+    if (!Param || Index >= Args.size() || !Body || mentions(*Body, *Field) || mentions(*Body, *Param))
+      continue;
+    for (auto &[Relative, Fact] : Summary.Object->Parts)
+      if (Relative.depth() == 1 && Relative.steps().front().asField() == Field &&
+          Fact.Devices == Args[Index].Whole.Devices) {
+        Fact.MadeBy = Args[Index].Whole.MadeBy;
+        Fact.MadeIn = Args[Index].Whole.MadeIn;
+      }
+  }
   return yield(Construct, std::move(*Summary.Object));
 }
 

@@ -156,9 +156,38 @@ void FunctionFacts::recordCallResult(const CallExpr &Call, const ValueFact &Retu
     CallResults.erase(&Call);
 }
 
+const CXXMemberCallExpr *FunctionFacts::conversionThatMade(const ValueFact &Fact) const {
+  if (&makerFacts(Fact) != this)
+    return makerFacts(Fact).conversionThatMade(Fact);
+  // A to() the flow recorded no transfer for changes no device.
+  const auto *Call = dyn_cast_or_null<CXXMemberCallExpr>(Fact.MadeBy);
+  return Call && ExprFacts.count(Call) && !TransferIndex.count(Call) &&
+                 Body.model().classifyCall(*Call).Kind == CallKind::Transfer &&
+                 ExprFacts.count(Call->getImplicitObjectArgument())
+             ? Call
+             : nullptr;
+}
+
+const ValueFact *FunctionFacts::convertedSource(const ValueFact &Fact) const {
+  // Through a chain of conversions made here, to the tensor before the
+  // first; a value made elsewhere is for its own analysis to follow.
+  const ValueFact *Source = nullptr;
+  for (unsigned Depth = 0; Depth < kMaxChain; ++Depth) {
+    const ValueFact &Current = Source ? *Source : Fact;
+    const CXXMemberCallExpr *Conversion =
+        &makerFacts(Current) == this ? conversionThatMade(Current) : nullptr;
+    if (!Conversion)
+      return Source;
+    Source = factAt(Conversion->getImplicitObjectArgument());
+  }
+  return nullptr; // conversions of conversions in a loop: nothing before them
+}
+
 const ValueFact *FunctionFacts::madeInCallee(const ValueFact &Fact) const {
   if (&makerFacts(Fact) != this)
     return makerFacts(Fact).madeInCallee(Fact);
+  if (const ValueFact *Source = convertedSource(Fact))
+    return madeInCallee(*Source);
   auto It = Fact.MadeBy ? CallResults.find(Fact.MadeBy) : CallResults.end();
   return It == CallResults.end() ? nullptr : &It->second;
 }
@@ -171,6 +200,8 @@ const ValueFact *FunctionFacts::factAt(const Expr *E) const {
 const CallExpr *FunctionFacts::callThatMade(const ValueFact &Fact, ApiCall &Api) const {
   if (&makerFacts(Fact) != this)
     return makerFacts(Fact).callThatMade(Fact, Api);
+  if (const ValueFact *Source = convertedSource(Fact))
+    return callThatMade(*Source, Api);
   const auto *Call = dyn_cast_or_null<CallExpr>(Fact.MadeBy);
   // Only calls of this function carry their arguments' facts here.
   if (!Call || !ExprFacts.count(Call))
@@ -182,9 +213,31 @@ const CallExpr *FunctionFacts::callThatMade(const ValueFact &Fact, ApiCall &Api)
 const Transfer *FunctionFacts::transferThatMade(const ValueFact &Fact) const {
   if (&makerFacts(Fact) != this)
     return makerFacts(Fact).transferThatMade(Fact);
+  if (const ValueFact *Source = convertedSource(Fact))
+    return transferThatMade(*Source);
   auto It = Fact.MadeBy ? TransferIndex.find(Fact.MadeBy) : TransferIndex.end();
   return It == TransferIndex.end() || Transfers[It->second].IsSync ? nullptr
                                                                    : &Transfers[It->second];
+}
+
+std::optional<llvm::SmallVector<const ValueFact *, 2>>
+FunctionFacts::storedInto(const VarDecl &Var) const {
+  if (!Var.isLocalVarDecl() || Var.getType()->isReferenceType() || Body.isEscaped(Var))
+    return std::nullopt;
+  auto FactOfValue = [&](const Expr *E) {
+    const ValueFact *Fact = factAt(E);
+    Fact = Fact ? Fact : factAt(E->IgnoreParenImpCasts());
+    return Fact ? Fact : factAt(stripCopies(E)->IgnoreParenImpCasts());
+  };
+  llvm::SmallVector<const ValueFact *, 2> Stored;
+  const auto *Empty = dyn_cast_or_null<CXXConstructExpr>(Var.getInit());
+  if (Var.getInit() && !(Empty && Empty->getNumArgs() == 0))
+    Stored.push_back(FactOfValue(Var.getInit()));
+  for (const Expr *Assigned : Body.assignmentsTo(Var))
+    Stored.push_back(FactOfValue(Assigned));
+  if (llvm::is_contained(Stored, nullptr))
+    return std::nullopt;
+  return Stored;
 }
 
 bool FunctionFacts::optionsAskFor(const ValueFact &Options, CallKind Flag) const {

@@ -27,11 +27,13 @@ class CXXMemberCallExpr;
 class Expr;
 class FunctionDecl;
 class LambdaExpr;
+class VarDecl;
 } // namespace clang
 
 namespace placelint::analysis {
 
 class BodyFacts;
+class CallIndex;
 
 // One tensor (or module) operand of an operation.
 struct Operand {
@@ -137,12 +139,15 @@ struct ReadThroughCall {
 
 class FunctionFacts {
 public:
-  FunctionFacts(const clang::FunctionDecl &Function, BodyFacts &Body)
-      : Function(Function), Body(Body) {}
+  // Calls: the unit's call index, which rules judging a function by its
+  // callers read.
+  FunctionFacts(const clang::FunctionDecl &Function, BodyFacts &Body, CallIndex &Calls)
+      : Function(Function), Body(Body), Calls(Calls) {}
   ~FunctionFacts();
 
   const clang::FunctionDecl &function() const { return Function; }
   BodyFacts &body() const { return Body; }
+  CallIndex &calls() const { return Calls; }
   // The order the function's statements run in, and their parents; made
   // on first use from the CFG the analysis walked (summaries of callees
   // never ask).
@@ -185,6 +190,11 @@ public:
   const clang::CallExpr *callThatMade(const ValueFact &Fact, ApiCall &Api) const;
   // The transfer (to/cuda/cpu) whose copy the value is, or null.
   const Transfer *transferThatMade(const ValueFact &Fact) const;
+  // The dtype conversion (`to(kHalf)`, a to() that names no device) that
+  // made the value, here, or null. The queries above and below look through
+  // it to its tensor: the factory, move or transfer behind a converted
+  // tensor is its source's; only memory (pinned or not) is the conversion's.
+  const clang::CXXMemberCallExpr *conversionThatMade(const ValueFact &Fact) const;
   // The factory that made the value on the host, no device given nor pinned
   // memory asked for (the value itself, or a reshaped or converted copy of
   // it), or null.
@@ -202,6 +212,14 @@ public:
   const clang::CXXMemberCallExpr *nonLeafMove(const ValueFact &Fact) const {
     return nonLeafMove(Fact, 0);
   }
+
+  // The facts of the values the function stores into its local Var (its
+  // initialiser, each assignment), for a use whose fact is their join; an
+  // initialiser that constructs an empty value stores none. Nullopt when Var
+  // may change otherwise (a reference to it escaped) or a stored value was
+  // not evaluated.
+  std::optional<llvm::SmallVector<const ValueFact *, 2>>
+  storedInto(const clang::VarDecl &Var) const;
 
   const AbstractValue &returned() const { return Returned; }
   // `this` as the function leaves it: the fields it knows of, as parts by
@@ -268,12 +286,15 @@ public:
 private:
   // How far provenance is followed back through calls.
   static constexpr unsigned kMaxChain = 8;
+  // The fact of the tensor a conversion that made Fact converted, or null.
+  const ValueFact *convertedSource(const ValueFact &Fact) const;
   const clang::CXXMemberCallExpr *nonLeafMove(const ValueFact &Fact, unsigned Depth) const;
   const clang::CallExpr *hostFactoryThatMade(const ValueFact &Fact, unsigned Depth) const;
   bool madeOnHostByDefault(const clang::CallExpr &Factory) const;
 
   const clang::FunctionDecl &Function;
   BodyFacts &Body;
+  CallIndex &Calls;
   // Handed to Sequence on its first use.
   mutable std::unique_ptr<clang::CFG> Graph;
   mutable std::optional<FunctionSequence> Sequence;

@@ -31,6 +31,14 @@ ValueFact DeviceFlow::evaluateTransfer(const CXXMemberCallExpr &Call, ApiCall Ap
   } else {
     if (Call.getNumArgs() == 0)
       return Source;
+    // A dtype conversion allocates a new tensor on the same device (unless
+    // the dtype is already that one): made by this call, which provenance
+    // queries look through to its tensor (FunctionFacts::conversionThatMade).
+    auto Converted = [&] {
+      ValueFact Result = Source;
+      Result.setMaker(&Call);
+      return Result;
+    };
     const Expr *Arg = Call.getArg(0);
     ValueKind ArgKind = Model.classify(Arg->getType());
     if (ArgKind == ValueKind::Tensor) {
@@ -38,7 +46,7 @@ ValueFact DeviceFlow::evaluateTransfer(const CXXMemberCallExpr &Call, ApiCall Ap
     } else if (ArgKind == ValueKind::TensorOptions) {
       ValueFact Options = factOf(Arg);
       if (Options.OptionsWithoutDevice)
-        return Source; // to(dtype): the device does not change
+        return Converted(); // to(dtype): the device does not change
       noteCudaUse(Call, Options);
       Target = Options.Devices;
     } else if (ArgKind == ValueKind::Device || ArgKind == ValueKind::DeviceType ||
@@ -47,7 +55,7 @@ ValueFact DeviceFlow::evaluateTransfer(const CXXMemberCallExpr &Call, ApiCall Ap
       noteCudaUse(Call, Device);
       Target = Device.Devices;
     } else {
-      return Source; // to(kFloat) and other non-device conversions
+      return Converted(); // to(kFloat) and other non-device conversions
     }
   }
   bool NonBlocking = Model.isNonBlocking(Call);
