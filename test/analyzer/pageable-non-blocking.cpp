@@ -176,14 +176,8 @@ void collatedHalfBatchPinned(torch::Device device, int batchSize) {
   consume(batch.to(device, true));
 }
 
-// Known false negative: a dtype conversion (`to(kHalf)`) of a pinned tensor
-// gives a new tensor in pageable memory, but the flow keeps the tensor's
-// maker through a to() that moves nothing, so it is taken as still pinned.
-void pinnedThenConverted(torch::Device device) {
-  auto pinned = torch::randn({64}).pin_memory();
-  auto converted = pinned.to(torch::kHalf);
-  consume(converted.to(device, true));
-}
+// A dtype conversion (`to(kHalf)`) of a pinned tensor: see
+// pageable-non-blocking-holders.cpp.
 
 // copy_ writes into the destination's own memory: a pinned staging tensor
 // stays pinned (a frame from a std::vector copied into it first) ...

@@ -112,6 +112,63 @@ bool registeredAsPinned(const ValueDecl &Owner, const FunctionFacts &Facts) {
   return findInTree(Facts.function().getBody(), Registers);
 }
 
+// Whether a conversion's first argument is a constant the code names
+// (an enumerator, or a constexpr variable of an enumeration type).
+bool namesConstantDtype(const CXXMemberCallExpr &Conversion) {
+  const auto *Ref = Conversion.getNumArgs()
+                        ? dyn_cast<DeclRefExpr>(Conversion.getArg(0)->IgnoreParenImpCasts())
+                        : nullptr;
+  if (!Ref)
+    return false;
+  if (isa<EnumConstantDecl>(Ref->getDecl()))
+    return true;
+  const auto *Var = dyn_cast<VarDecl>(Ref->getDecl());
+  return Var && Var->isConstexpr() && Var->getType()->isEnumeralType();
+}
+
+// The value a call of a lambda of the function gives back when its body
+// returns one variable it captured: that variable as the lambda captured it
+// (by copy), or, by reference, as the function initialised it when nothing
+// assigns it later. Null otherwise (a std::function, a computed result).
+const ValueFact *returnedCapture(const FunctionFacts &Facts, const CXXOperatorCallExpr &Call) {
+  const auto *Method = dyn_cast_or_null<CXXMethodDecl>(Call.getDirectCallee());
+  const LambdaExpr *Lambda =
+      Method && Method->getParent()->isLambda() ? Facts.body().lambdaOf(*Method->getParent())
+                                                : nullptr;
+  const EntryFacts *Captured = Lambda ? Facts.capturesOf(*Lambda) : nullptr;
+  if (!Captured || !Method->hasBody())
+    return nullptr;
+  // Every return of the body returns the same variable.
+  const VarDecl *Returned = nullptr;
+  bool Other = false;
+  findInTree(Method->getBody(), [&](const Stmt &S) {
+    const auto *Return = dyn_cast<ReturnStmt>(&S);
+    if (!Return)
+      return false;
+    const Expr *Value = Return->getRetValue();
+    const auto *Ref =
+        Value ? dyn_cast<DeclRefExpr>(stripCopies(Value)->IgnoreParenImpCasts()) : nullptr;
+    const auto *Var = Ref ? dyn_cast<VarDecl>(Ref->getDecl()) : nullptr;
+    Other = Other || !Var || (Returned && Returned != Var);
+    Returned = Var;
+    return Other;
+  });
+  if (Other || !Returned)
+    return nullptr;
+  const LambdaCapture *Capture = nullptr;
+  for (const LambdaCapture &Each : Lambda->captures())
+    if (Each.capturesVariable() && Each.getCapturedVar() == Returned)
+      Capture = &Each;
+  if (!Capture)
+    return nullptr;
+  BodyFacts &Body = Facts.body();
+  if (Capture->getCaptureKind() == LCK_ByRef &&
+      (!Body.assignmentsTo(*Returned).empty() || Body.isEscaped(*Returned)))
+    return nullptr;
+  auto It = Captured->Known.find(AccessPath(Returned));
+  return It == Captured->Known.end() ? nullptr : &It->second;
+}
+
 // The call that made the value in pageable host memory, or null when its
 // memory is unknown (a parameter, a loader's batch) or pinned. Every
 // operation allocates its result in ordinary memory, whatever its inputs;
@@ -124,6 +181,17 @@ const CallExpr *pageableMaker(const FunctionFacts &Facts, const ValueFact &Fact,
   // constructor): its memory is what the helper made.
   if (const FunctionFacts &Home = Facts.makerFacts(Fact); &Home != &Facts)
     return pageableMaker(Home, Fact, Depth);
+  // A dtype conversion of pageable memory is pageable; of pinned memory, a
+  // new tensor in ordinary memory when it converts to a dtype the code names
+  // as a constant (`to(kHalf)`); to a dtype read from elsewhere (`to(
+  // x.dtype())`) it may be the tensor itself.
+  if (const CXXMemberCallExpr *Conversion = Facts.conversionThatMade(Fact)) {
+    const ValueFact *Source = Facts.factAt(Conversion->getImplicitObjectArgument());
+    if (const CallExpr *Earlier =
+            Source && Depth < kMaxChain ? pageableMaker(Facts, *Source, Depth + 1) : nullptr)
+      return Earlier;
+    return onHostOnly(Fact.Devices) && namesConstantDtype(*Conversion) ? Conversion : nullptr;
+  }
   if (const ValueFact *Returned = Facts.madeInCallee(Fact); Returned && Depth < kMaxChain)
     return pageableMaker(Facts, *Returned, Depth + 1);
   std::optional<AbstractDevice> On = Fact.Devices.single();
@@ -134,11 +202,30 @@ const CallExpr *pageableMaker(const FunctionFacts &Facts, const ValueFact &Fact,
     const ValueFact *Written = Tensor ? Facts.factAt(Tensor) : nullptr;
     return Written ? pageableMaker(Facts, *Written, Depth + 1) : nullptr;
   };
-  // An operator on tensors (`a - b`, `-a`) allocates its result; a compound
-  // assignment writes its left operand, where that was made.
-  if (const auto *Operator = dyn_cast<CXXOperatorCallExpr>(Call))
-    return Operator->isAssignmentOp() ? MemoryOf(Operator->getArg(0)) : Call;
   const ApiModel &Model = Facts.body().model();
+  if (const auto *Operator = dyn_cast<CXXOperatorCallExpr>(Call)) {
+    // A call of a lambda of the function gives back what its body returns.
+    if (Operator->getOperator() == OO_Call) {
+      const ValueFact *Returned = returnedCapture(Facts, *Operator);
+      return Returned ? pageableMaker(Facts, *Returned, Depth + 1) : nullptr;
+    }
+    // `t[i]` is a view of t's memory; an element of a container (`v[i]`)
+    // is what the container holds, whose maker is not this call.
+    if (Operator->getOperator() == OO_Subscript)
+      return Model.isTensor(Operator->getArg(0)->getType()) ? MemoryOf(Operator->getArg(0))
+                                                            : nullptr;
+    // A compound assignment writes its left operand, where that was made.
+    if (Operator->isAssignmentOp())
+      return MemoryOf(Operator->getArg(0));
+    // An arithmetic operator on tensors (`a - b`, `-a`) allocates its
+    // result; a dereference (`*held`) or an arrow gives what it points to.
+    bool OnTensors = llvm::any_of(Operator->arguments(), [&](const Expr *Arg) {
+      return Model.isTensor(Arg->getType());
+    });
+    bool Dereference = (Operator->getOperator() == OO_Star && Operator->getNumArgs() == 1) ||
+                       Operator->getOperator() == OO_Arrow;
+    return OnTensors && !Dereference && Operator->getOperator() != OO_Comma ? Call : nullptr;
+  }
   ApiCall Api = Model.classifyCall(*Call);
   // The tensor a view or an in-place op works on: the method's object, or
   // the free spelling's first tensor argument (`torch::narrow(t, ...)`).
@@ -191,6 +278,38 @@ const CallExpr *pageableMaker(const FunctionFacts &Facts, const ValueFact &Fact,
   }
 }
 
+// For a copy in a method of a tensor its object holds in a field
+// (`batch.to(device, true)` in `run()`), the value that field holds in the
+// object of the call here (`step.run()`): the object's part for the field,
+// which a constructor, an aggregate initialiser or a setter stored. Null
+// when the copy is in a function the method calls, or the method may change
+// the field.
+const ValueFact *fieldGivenByCall(const FunctionFacts &Facts, const CXXMemberCallExpr &Copy,
+                                  const Expr &Through) {
+  const auto *Call = dyn_cast<CXXMemberCallExpr>(&Through);
+  const auto *Read =
+      dyn_cast<MemberExpr>(stripCopies(Copy.getImplicitObjectArgument())->IgnoreParenImpCasts());
+  const auto *Field = Read ? dyn_cast<FieldDecl>(Read->getMemberDecl()) : nullptr;
+  const FunctionDecl *Method = nullptr;
+  if (!Call || !Field || !isa<CXXThisExpr>(Read->getBase()->IgnoreParenImpCasts()) ||
+      !Call->getMethodDecl() || !Call->getMethodDecl()->hasBody(Method) ||
+      !findInTree(Method->getBody(), [&](const Stmt &S) { return &S == &Copy; }))
+    return nullptr;
+  BodyFacts Callee(*Method->getBody(), Facts.body().model());
+  if (Callee.isChangedIn(*Field, *Method->getBody()))
+    return nullptr;
+  const auto &Parts = Facts.expressionParts();
+  auto It = Parts.find(Call->getImplicitObjectArgument());
+  if (It == Parts.end())
+    It = Parts.find(Call->getImplicitObjectArgument()->IgnoreParenImpCasts());
+  if (It == Parts.end())
+    return nullptr;
+  for (const auto &[Relative, Fact] : It->second)
+    if (Relative.depth() == 1 && Relative.steps().front().asField() == Field)
+      return &Fact;
+  return nullptr;
+}
+
 } // namespace
 
 void diagnosePageableNonBlocking(const FunctionFacts &Facts, FindingsHandler &Handler) {
@@ -213,12 +332,13 @@ void diagnosePageableNonBlocking(const FunctionFacts &Facts, FindingsHandler &Ha
   // is the caller's argument's, reported at the helper's copy.
   for (const TransferThroughCall &Through : Facts.calleeTransfers()) {
     const CalleeTransfer &T = Through.Transfer;
-    const Expr *Given = Through.Given.empty() ? nullptr : Through.Given.front();
-    const ValueFact *Source = Given ? Facts.factAt(Given) : nullptr;
-    if (T.IsSync || !T.NonBlocking || !T.MovesInput || !Source || !T.Target.isKnown() ||
-        onHostOnly(T.Target))
+    if (T.IsSync || !T.NonBlocking || !T.Target.isKnown() || onHostOnly(T.Target))
       continue;
-    Report(*T.Call, *Given, *Source);
+    const Expr *Given = Through.Given.empty() ? nullptr : Through.Given.front();
+    if (const ValueFact *Source = Given && T.MovesInput ? Facts.factAt(Given) : nullptr)
+      Report(*T.Call, *Given, *Source);
+    else if (const ValueFact *Field = fieldGivenByCall(Facts, *T.Call, *Through.Through))
+      Report(*T.Call, *T.Call->getImplicitObjectArgument(), *Field);
   }
   // `d.copy_(x, true)` into a tensor that may be on a device, in
   // control-flow order.
