@@ -6,6 +6,7 @@
 // parameters in place, so it makes no such copy.
 #include "rules/Rules.h"
 
+#include "Syntax.h"
 #include "flow/FunctionFacts.h"
 #include "placelint/analysis/Findings.h"
 
@@ -16,24 +17,56 @@ namespace placelint::analysis {
 
 using namespace clang;
 
-void diagnoseNonLeafParameter(const FunctionFacts &Facts, FindingsHandler &Handler) {
+namespace {
+
+// The moves whose non-leaf copy the tensor of Use may be: the one that made
+// its value, or, where paths that store different values into a local meet
+// (the same move written in both branches of an `if`), each one stored,
+// when every value stored there is such a copy.
+llvm::SmallVector<const CXXMemberCallExpr *, 2>
+nonLeafMoves(const FunctionFacts &Facts, const ParameterUse &Use) {
+  if (const CXXMemberCallExpr *Move = Facts.nonLeafMove(Use.Fact))
+    return {Move};
+  const auto *Ref = Use.Tensor && !Use.Fact.MadeBy
+                        ? dyn_cast<DeclRefExpr>(
+                              stripCopies(Use.Tensor)->IgnoreParenImpCasts())
+                        : nullptr;
+  const auto *Var = Ref ? dyn_cast<VarDecl>(Ref->getDecl()) : nullptr;
+  std::optional<llvm::SmallVector<const ValueFact *, 2>> Stored =
+      Var ? Facts.storedInto(*Var) : std::nullopt;
+  llvm::SmallVector<const CXXMemberCallExpr *, 2> Moves;
+  for (const ValueFact *Value :
+       Stored ? *Stored : llvm::SmallVector<const ValueFact *, 2>()) {
+    const CXXMemberCallExpr *Move = Facts.nonLeafMove(*Value);
+    if (!Move)
+      return {};
+    Moves.push_back(Move);
+  }
+  return Moves;
+}
+
+} // namespace
+
+void diagnoseNonLeafParameter(const FunctionFacts &Facts,
+                              FindingsHandler &Handler) {
   // One finding a move: at the first place its copy is used as a parameter.
   llvm::DenseSet<const Expr *> Reported;
-  for (const ParameterUse &Use : Facts.parameterUses()) {
-    const CXXMemberCallExpr *Move = Facts.nonLeafMove(Use.Fact);
-    if (!Move || !Reported.insert(Move).second)
-      continue;
-    NonLeafParameterFinding Finding;
-    Finding.Use = Use.Where;
-    Finding.Tensor = Use.Tensor;
-    Finding.Kind = Use.Kind;
-    Finding.Move = Move;
-    const Expr *Receiver = Move->getImplicitObjectArgument()->IgnoreParenImpCasts();
-    if (const auto *Factory = dyn_cast<CallExpr>(Receiver);
-        Factory && !isa<CXXMemberCallExpr>(Factory))
-      Finding.Factory = Factory;
-    Handler.onNonLeafParameter(Finding);
-  }
+  for (const ParameterUse &Use : Facts.parameterUses())
+    for (const CXXMemberCallExpr *Move : nonLeafMoves(Facts, Use)) {
+      if (!Reported.insert(Move).second)
+        continue;
+      NonLeafParameterFinding Finding;
+      Finding.Use = Use.Where;
+      Finding.Tensor = Use.Tensor;
+      Finding.Kind = Use.Kind;
+      Finding.Move = Move;
+      const Expr *Receiver =
+          Move->getImplicitObjectArgument()->IgnoreParenImpCasts();
+      if (const auto *Factory = dyn_cast<CallExpr>(Receiver);
+          Factory && !isa<CXXMemberCallExpr>(Factory))
+        Finding.Factory = Factory;
+      Handler.onNonLeafParameter(Finding);
+    }
 }
 
 } // namespace placelint::analysis
