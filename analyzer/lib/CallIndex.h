@@ -3,10 +3,13 @@
 // a virtual method calls each of its overrides; a container's forward, the
 // forwards of the modules put into it), and the functions used otherwise
 // than called (a callback, an address taken, an override of a virtual
-// method declared outside the main file), whose callers are unknown. Read by the rules and the flow alike that judge
-// a function by every call of it (availability checks around a helper that
-// asks for CUDA; device guards around a launcher). Only the main file's own
-// declarations are walked, never the (often huge) headers.
+// method declared outside the main file), whose callers are unknown. Read by
+// the rules and the flow alike that judge a function by every call of it
+// (availability checks around a helper that asks for CUDA; device guards
+// around a launcher; how often a method runs). One per unit's analysis
+// (DeviceAnalysis owns it, FunctionFacts::calls() hands it to the rules),
+// built on the first question: the walk covers every declaration of the
+// main file, never the (often huge) headers.
 #pragma once
 
 #include "placelint/analysis/ApiModel.h"
@@ -37,6 +40,9 @@ public:
   };
 
   CallIndex(clang::ASTContext &Context, const ApiModel &Model) : Context(Context), Model(Model) {}
+  // Shared by reference: a copy would walk the unit again.
+  CallIndex(const CallIndex &) = delete;
+  CallIndex &operator=(const CallIndex &) = delete;
 
   // The calls of Function (any of its declarations); the index is built on
   // the first question.

@@ -3,6 +3,7 @@
 #include "placelint/analysis/DeviceAnalysis.h"
 
 #include "BodyFacts.h"
+#include "CallIndex.h"
 #include "placelint/analysis/AnalysisCache.h"
 #include "flow/DeviceFlow.h"
 #include "flow/FunctionSummaries.h"
@@ -20,8 +21,8 @@ using namespace clang;
 FindingsHandler::~FindingsHandler() = default;
 
 DeviceAnalysis::DeviceAnalysis(ASTContext &Context, const AnalysisOptions &Options)
-    : Context(Context), Model(Context, Options),
-      Summaries(std::make_unique<FunctionSummaries>(Context, Model)) {}
+    : Context(Context), Model(Context, Options), Calls(std::make_unique<CallIndex>(Context, Model)),
+      Summaries(std::make_unique<FunctionSummaries>(Context, Model, *Calls)) {}
 
 DeviceAnalysis::~DeviceAnalysis() = default;
 
@@ -40,7 +41,7 @@ bool DeviceAnalysis::analyze(const FunctionDecl &Function,
   BodyFacts Body(*Function.getBody(), Model);
   if (!Body.mentionsApi())
     return false;
-  FunctionFacts Facts(Function, Body);
+  FunctionFacts Facts(Function, Body, *Calls);
   CallInputs Inputs{Arguments};
   if (!DeviceFlow(Context, Model, *Summaries, Inputs, Facts, Entry).run())
     return false;

@@ -24,8 +24,9 @@ namespace placelint::analysis {
 
 class CallerGuards {
 public:
-  CallerGuards(clang::ASTContext &Context, const ApiModel &Model)
-      : Context(Context), Model(Model), Calls(Context, Model) {}
+  // Calls: the unit's index, shared with the rules.
+  CallerGuards(clang::ASTContext &Context, const ApiModel &Model, CallIndex &Calls)
+      : Context(Context), Model(Model), Calls(Calls) {}
 
   // How many CUDA devices the checks around every call of Function in the
   // main file ensure (a call through a virtual method calls each override):
@@ -56,7 +57,7 @@ private:
 
   clang::ASTContext &Context;
   const ApiModel &Model;
-  CallIndex Calls;
+  CallIndex &Calls;
   llvm::DenseMap<const clang::FunctionDecl *, CallerGraph> Graphs;
   llvm::SmallPtrSet<const clang::FunctionDecl *, 8> InProgress;
 };

@@ -192,14 +192,15 @@ void exportMaker(ValueFact &Fact, const FunctionFacts &Analysis, bool &Reference
 // A function's analysis, kept while values it made (MadeIn) may be asked
 // about.
 struct FunctionSummaries::KeptAnalysis {
-  KeptAnalysis(const FunctionDecl &Function, const ApiModel &Model)
-      : Body(*Function.getBody(), Model), Facts(Function, Body) {}
+  KeptAnalysis(const FunctionDecl &Function, const ApiModel &Model, CallIndex &Calls)
+      : Body(*Function.getBody(), Model), Facts(Function, Body, Calls) {}
   BodyFacts Body;
   FunctionFacts Facts;
 };
 
-FunctionSummaries::FunctionSummaries(ASTContext &Context, const ApiModel &Model)
-    : Context(Context), Model(Model), Callers(Context, Model) {}
+FunctionSummaries::FunctionSummaries(ASTContext &Context, const ApiModel &Model,
+                                     CallIndex &Calls)
+    : Context(Context), Model(Model), Calls(Calls), Callers(Context, Model, Calls) {}
 
 FunctionSummaries::~FunctionSummaries() = default;
 
@@ -221,7 +222,7 @@ std::unique_ptr<EntryFacts> FunctionSummaries::computeFields(const CXXRecordDecl
         Method->isMoveAssignmentOperator() ||
         Model.classifyMethod(*Method).Kind == CallKind::ModuleForward)
       continue;
-    auto Analysis = std::make_unique<KeptAnalysis>(*Method, Model);
+    auto Analysis = std::make_unique<KeptAnalysis>(*Method, Model, Calls);
     if (!Analysis->Body.mentionsApi() && !(Ctor && Ctor->getNumCtorInitializers()))
       continue;
     FunctionFacts &Facts = Analysis->Facts;
@@ -334,7 +335,7 @@ CallSummary FunctionSummaries::summarize(const FunctionDecl &Callee, const CallI
 
   const EntryFacts *Entry = classEntryOf(Callee);
   InProgress.insert(&Callee);
-  auto Analysis = std::make_unique<KeptAnalysis>(Callee, Model);
+  auto Analysis = std::make_unique<KeptAnalysis>(Callee, Model, Calls);
   FunctionFacts &Facts = Analysis->Facts;
   bool Converged = DeviceFlow(Context, Model, *this, Inputs, Facts, Entry).run();
   InProgress.erase(&Callee);

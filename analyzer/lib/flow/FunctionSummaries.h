@@ -26,7 +26,9 @@ namespace placelint::analysis {
 
 class FunctionSummaries : public SummaryProvider {
 public:
-  FunctionSummaries(clang::ASTContext &Context, const ApiModel &Model);
+  // Calls: the unit's call index (the callers' guards and the kept
+  // analyses read it).
+  FunctionSummaries(clang::ASTContext &Context, const ApiModel &Model, CallIndex &Calls);
   ~FunctionSummaries() override;
 
   // Unknown for recursion, a call chain deeper than kMaxDepth, or a body the
@@ -68,6 +70,7 @@ private:
 
   clang::ASTContext &Context;
   const ApiModel &Model;
+  CallIndex &Calls;
   CallerGuards Callers;
   std::map<std::string, CallSummary> Cache;
   std::map<const clang::CXXRecordDecl *, EntryFacts> Captures;

@@ -213,7 +213,7 @@ public:
   DeviceGuardRule(const FunctionFacts &Facts)
       : Context(Facts.function().getASTContext()), Model(Facts.body().model()),
         Analysed(Facts.function().getCanonicalDecl()), AnalysedGraph(Facts.sequence().graph()),
-        Calls(Context, Model) {
+        Calls(Facts.calls()) {
     Options.AddLifetime = true;
     Options.setAllAlwaysAdd();
   }
@@ -262,7 +262,7 @@ private:
   llvm::DenseMap<const FunctionDecl *, std::unique_ptr<GuardEvents>> Events;
   llvm::DenseMap<const FunctionDecl *, const Expr *> UnguardedInLauncher;
   llvm::SmallPtrSet<const FunctionDecl *, 4> InProgress;
-  CallIndex Calls;
+  CallIndex &Calls; // the unit's
 };
 
 const LaunchScan &DeviceGuardRule::scan(const FunctionDecl &Function) {

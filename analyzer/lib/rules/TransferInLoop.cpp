@@ -279,7 +279,7 @@ bool repeatsIn(const Expr &Call, const FunctionDecl &Caller) {
 bool calledOnlyOutsideLoops(const CXXMethodDecl &Method, const FunctionFacts &Facts) {
   if (Method.isVirtual())
     return false;
-  CallIndex Calls(Method.getASTContext(), Facts.body().model());
+  CallIndex &Calls = Facts.calls();
   llvm::ArrayRef<CallIndex::CallSite> Sites = Calls.callsOf(Method);
   return !Sites.empty() && !Calls.escapes(Method) &&
          llvm::none_of(Sites, [](const CallIndex::CallSite &Site) {

@@ -21,6 +21,7 @@ class FunctionDecl;
 
 namespace placelint::analysis {
 
+class CallIndex;
 class FunctionSummaries;
 struct AbstractValue;
 struct EntryFacts;
@@ -29,8 +30,9 @@ struct EntryFacts;
 // expression of the analysed function once the fixed point is reached.
 using FactObserver = llvm::function_ref<void(const clang::Expr &, const ValueFact &)>;
 
-// The analysis of one translation unit: holds the API model and the
-// function summaries, which all analysed functions share.
+// The analysis of one translation unit: holds the API model, the index of
+// the unit's calls and the function summaries, which all analysed functions
+// share.
 class DeviceAnalysis {
 public:
   DeviceAnalysis(clang::ASTContext &Context, const AnalysisOptions &Options);
@@ -52,6 +54,8 @@ private:
 
   clang::ASTContext &Context;
   ApiModel Model;
+  // Built on the first question; the summaries and the rules read it.
+  std::unique_ptr<CallIndex> Calls;
   std::unique_ptr<FunctionSummaries> Summaries;
 };
 
