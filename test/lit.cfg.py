@@ -21,8 +21,11 @@ config.excludes = ["Inputs", "CMakeLists.txt", "analysis", "runtime", "cuda",
                    "install", "parity", "libtorch", "tool"]
 config.test_source_root = os.path.dirname(__file__)
 # One output tree per mode: ctest runs the plugin and placelint suites at the
-# same time, and lit writes each test's script under the exec root.
-config.test_exec_root = os.path.join(config.placelint_obj_root, "test", "lit-" + mode)
+# same time, and lit writes each test's script under the exec root. Two runs
+# of the same test in one mode at once (a hand run beside ctest's) would share
+# its Output files: `--param exec_root=DIR` gives a run a tree of its own.
+config.test_exec_root = lit_config.params.get("exec_root") or os.path.join(
+    config.placelint_obj_root, "test", "lit-" + mode)
 
 if os.path.exists(os.path.join(config.torch_api_include_dir, "torch", "torch.h")):
     config.available_features.add("libtorch")
