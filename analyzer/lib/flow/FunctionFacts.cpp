@@ -10,6 +10,7 @@
 #include "clang/Analysis/CFG.h"
 
 #include <algorithm>
+#include <numeric>
 
 namespace placelint::analysis {
 
@@ -32,16 +33,29 @@ void keepLatest(std::vector<Record> &Records, llvm::DenseMap<Key, unsigned> &Ind
 // Records in the order the function runs them (stable: what the CFG does
 // not order keeps the order the analysis met it in), their index rebuilt.
 // PlaceOf gives the expression of this function where a record happens.
+// Stable by the old position breaking ties, not by std::stable_sort, whose
+// temporary buffer libstdc++ 12 takes with a function clang 19 warns is
+// deprecated.
 template <class Key, class Record, class KeyOf, class PlaceOf>
 void orderRecords(std::vector<Record> &Records, llvm::DenseMap<Key, unsigned> &Index,
                   const FunctionSequence &Sequence, KeyOf keyOf, PlaceOf placeOf) {
-  std::stable_sort(Records.begin(), Records.end(), [&](const Record &L, const Record &R) {
+  auto Earlier = [&](const Record &L, const Record &R) {
     const clang::Stmt *Left = placeOf(L);
     const clang::Stmt *Right = placeOf(R);
     if (!Left || !Right)
       return Left && !Right; // nowhere: last
     return Sequence.isEarlier(*Left, *Right);
+  };
+  std::vector<unsigned> Order(Records.size());
+  std::iota(Order.begin(), Order.end(), 0u);
+  std::sort(Order.begin(), Order.end(), [&](unsigned L, unsigned R) {
+    return Earlier(Records[L], Records[R]) || (!Earlier(Records[R], Records[L]) && L < R);
   });
+  std::vector<Record> Sorted;
+  Sorted.reserve(Records.size());
+  for (unsigned I : Order)
+    Sorted.push_back(std::move(Records[I]));
+  Records = std::move(Sorted);
   Index.clear();
   for (unsigned I = 0; I < Records.size(); ++I)
     Index[keyOf(Records[I])] = I;
