@@ -7,6 +7,7 @@
 #include "clang/AST/DeclTemplate.h"
 #include "clang/AST/RecursiveASTVisitor.h"
 #include "clang/Basic/SourceManager.h"
+#include "llvm/ADT/SmallPtrSet.h"
 
 namespace placelint::analysis {
 
@@ -48,7 +49,7 @@ public:
     Facts.Lambdas.push_back(Lambda);
     for (const LambdaCapture &Capture : Lambda->captures())
       if (Capture.capturesVariable() && Capture.getCaptureKind() == LCK_ByRef)
-        ByReference.push_back({Capture.getCapturedVar(), Lambda->getBody()});
+        ByReference.push_back({Capture.getCapturedVar(), Lambda});
     for (Expr *Init : Lambda->capture_inits())
       if (Init && !TraverseStmt(Init))
         return false;
@@ -59,6 +60,16 @@ public:
   bool VisitVarDecl(VarDecl *Var) {
     if (!Loops.empty())
       Facts.LoopOfDecl[Var] = Loops.back();
+    // A lambda kept in a local, alone or in a std::function (an aggregate's
+    // field among them).
+    if (const Expr *Init = Var->isLocalVarDecl() ? Var->getInit() : nullptr) {
+      if (const LambdaExpr *Lambda = lambdaIn(Init))
+        KeptIn[Lambda] = Var;
+      else if (const auto *List = dyn_cast<InitListExpr>(Init->IgnoreImplicit()))
+        for (const Expr *Field : List->inits())
+          if (const LambdaExpr *Held = lambdaIn(Field))
+            KeptIn[Held] = Var;
+    }
     noteReference(*Var);
     return true;
   }
@@ -79,6 +90,15 @@ public:
     return true;
   }
   bool VisitCXXOperatorCallExpr(CXXOperatorCallExpr *Op) {
+    if (Op->getOperator() == OO_Call && Op->getNumArgs() >= 1) {
+      const Expr *Callee = Op->getArg(0)->IgnoreImplicit()->IgnoreParens();
+      if (const auto *Lambda = dyn_cast<LambdaExpr>(Callee))
+        CalledInSight.insert(Lambda);
+      while (const auto *Member = dyn_cast<MemberExpr>(Callee))
+        Callee = Member->getBase()->IgnoreImplicit()->IgnoreParens();
+      if (const auto *Ref = dyn_cast<DeclRefExpr>(Callee))
+        Calls.insert(Ref);
+    }
     if (Op->isAssignmentOp() && Op->getNumArgs() == 2)
       noteAssignment(Op->getArg(0), Op->getArg(1));
     if (Op->getOperator() == OO_Equal && Op->getNumArgs() == 2)
@@ -94,6 +114,16 @@ public:
   }
 
   bool VisitCallExpr(CallExpr *Call) {
+    // A non-generic lambda given to a std algorithm: the flow calls it
+    // there (DeviceFlow::callBack).
+    const FunctionDecl *Callee = Call->getDirectCallee();
+    if (!isa<CXXMemberCallExpr, CXXOperatorCallExpr>(Call) && Callee &&
+        Callee->isInStdNamespace() &&
+        Facts.Model.classifyCall(*Call).Kind == CallKind::Unmodelled)
+      for (const Expr *Arg : Call->arguments())
+        if (const LambdaExpr *Lambda = lambdaIn(Arg);
+            Lambda && !Lambda->getLambdaClass()->isGenericLambda())
+          CalledInSight.insert(Lambda);
     if (!Loops.empty()) {
       Facts.LoopOfAnyCall[Call] = Loops.back();
       if (PeriodicInLoop.back())
@@ -231,17 +261,46 @@ private:
     return Object && Facts.Model.isTensor(Object->getType());
   }
 
+  // The lambda E is, through conversions and one-argument constructions
+  // (std::function's own).
+  static const LambdaExpr *lambdaIn(const Expr *E) {
+    while (E) {
+      E = E->IgnoreImplicit()->IgnoreParens();
+      if (const auto *Lambda = dyn_cast<LambdaExpr>(E))
+        return Lambda;
+      const auto *Construct = dyn_cast<CXXConstructExpr>(E);
+      if (!Construct || Construct->getNumArgs() != 1)
+        return nullptr;
+      E = Construct->getArg(0);
+    }
+    return nullptr;
+  }
+
 public:
   // The references to variables in the body, in the order of the walk
   // (source order).
   llvm::ArrayRef<const DeclRefExpr *> uses() const { return AllUses; }
-  // Variables a lambda captures by reference, and its body.
-  llvm::ArrayRef<std::pair<const ValueDecl *, const Stmt *>> capturedByReference() const {
+  // Variables a lambda captures by reference, and the lambda.
+  llvm::ArrayRef<std::pair<const ValueDecl *, const LambdaExpr *>> capturedByReference() const {
     return ByReference;
+  }
+  // Whether the flow sees every call of Lambda, and so what it writes
+  // through its captures at each (DeviceFlow::summaryCall): called where
+  // it is made, given to a std algorithm, or kept in a local only called.
+  bool callsInSight(const LambdaExpr &Lambda) const {
+    if (CalledInSight.contains(&Lambda))
+      return true;
+    const VarDecl *Holder = KeptIn.lookup(&Lambda);
+    return Holder && llvm::all_of(Facts.usesOf(*Holder),
+                                  [&](const DeclRefExpr *Use) { return Calls.contains(Use); });
   }
 
 private:
-  llvm::SmallVector<std::pair<const ValueDecl *, const Stmt *>, 2> ByReference;
+  llvm::SmallVector<std::pair<const ValueDecl *, const LambdaExpr *>, 2> ByReference;
+  llvm::SmallPtrSet<const LambdaExpr *, 2> CalledInSight;
+  llvm::DenseMap<const LambdaExpr *, const VarDecl *> KeptIn;
+  // The uses of variables that are the callee of a call (`f()`, `task.run()`).
+  llvm::SmallPtrSet<const DeclRefExpr *, 4> Calls;
   llvm::SmallVector<const DeclRefExpr *, 16> AllUses;
 
   BodyFacts &Facts;
@@ -261,9 +320,10 @@ BodyFacts::BodyFacts(const Stmt &Body, const ApiModel &Model)
     for (const Stmt *Outer = ParentLoop.lookup(Loop); Outer; Outer = ParentLoop.lookup(Outer))
       OuterLoops.insert(Outer);
   // A variable a lambda captures by reference escapes only if the lambda
-  // may change it; otherwise each call of the lambda reads it as it is.
-  for (const auto &[Var, LambdaBody] : Walk.capturedByReference())
-    if (changesIn(*Var, *LambdaBody))
+  // may change it where the flow does not see it called; otherwise each
+  // call of the lambda reads it as it is, and writes it back.
+  for (const auto &[Var, Lambda] : Walk.capturedByReference())
+    if (!Walk.callsInSight(*Lambda) && changesIn(*Var, *Lambda->getBody()))
       Escaped.insert(&aliasRoot(*Var));
   // A read through a reference reads the place it binds: each name of a
   // place is used wherever any of its names is. Binding a reference reads

@@ -90,6 +90,54 @@ const Expr *listOfRange(const Expr &Range, const ApiModel &Model) {
   return nullptr;
 }
 
+// The container whose start or end (Bound: "begin" or "end") a range
+// argument is (`v.begin()`, `std::end(v)`, `v.cbegin()`): the variable named.
+const ValueDecl *containerOfBound(const Expr &Arg, llvm::StringRef Bound) {
+  const Expr *Iterator = stripCopies(&Arg)->IgnoreParenImpCasts();
+  const Expr *Object = nullptr;
+  const FunctionDecl *Callee = nullptr;
+  if (const auto *Method = dyn_cast<CXXMemberCallExpr>(Iterator)) {
+    Object = Method->getImplicitObjectArgument();
+    Callee = Method->getMethodDecl();
+  } else if (const auto *Call = dyn_cast<CallExpr>(Iterator); Call && Call->getNumArgs() == 1) {
+    Object = Call->getArg(0);
+    Callee = Call->getDirectCallee();
+    if (Callee && !Callee->isInStdNamespace())
+      Callee = nullptr;
+  }
+  if (!Object || !Callee || !Callee->getIdentifier())
+    return nullptr;
+  llvm::StringRef Name = Callee->getName();
+  if (Name != Bound && Name != ("c" + Bound).str())
+    return nullptr;
+  const auto *Ref = dyn_cast<DeclRefExpr>(Object->IgnoreParenImpCasts());
+  return Ref ? Ref->getDecl() : nullptr;
+}
+
+// Whether the first two arguments of a std algorithm are the whole of one
+// container (`v.begin(), v.end()`): its callback then sees every element.
+const ValueDecl *wholeRange(llvm::ArrayRef<const Expr *> Args) {
+  if (Args.size() < 2)
+    return nullptr;
+  const ValueDecl *First = containerOfBound(*Args[0], "begin");
+  return First && First == containerOfBound(*Args[1], "end") ? First : nullptr;
+}
+
+// Whether a container's type gives it elements: a `std::array<T, N>` or a
+// built-in array of N > 0 elements.
+bool hasElements(QualType Type) {
+  Type = Type.getNonReferenceType();
+  if (const auto *Fixed = dyn_cast<ConstantArrayType>(Type->getAsArrayTypeUnsafe()))
+    return Fixed->getSize().getZExtValue() > 0;
+  const auto *Array =
+      dyn_cast_or_null<ClassTemplateSpecializationDecl>(Type->getAsCXXRecordDecl());
+  if (!Array || !Array->isInStdNamespace() || Array->getName() != "array")
+    return false;
+  const TemplateArgumentList &Args = Array->getTemplateArgs();
+  return Args.size() == 2 && Args[1].getKind() == TemplateArgument::Integral &&
+         Args[1].getAsIntegral().getZExtValue() > 0;
+}
+
 } // namespace
 
 ValueFact DeviceFlow::callBack(const CallExpr &Call, const Expr &Callable,
@@ -110,21 +158,28 @@ ValueFact DeviceFlow::callBack(const CallExpr &Call, const Expr &Callable,
     Back.Arguments.push_back(Model.classify(Param->getType()) != ValueKind::Other
                                  ? Element
                                  : AbstractValue(ValueFact::unknown()));
-  // Called zero or more times: what it leaves is joined with what was.
+  // Called on each element of the range: at least once over a container
+  // whose type gives it elements, else zero or more times, and then what it
+  // leaves is joined with what was.
+  const ValueDecl *Whole = wholeRange(Args);
   FlowState Before = Current;
   summaryCall(Call, Operator, &Callable, &Back);
-  for (auto &[Path, Fact] : Current)
-    if (auto It = Before.find(Path); It != Before.end())
-      Fact = Fact.join(It->second);
-  // An element taken by non-const reference is written back to the list;
-  // what the callback returns is added to the output list. Each list is
-  // what it was when the call named it (an inserter, taking it by
-  // reference, made it unknown since).
+  if (!Whole || !hasElements(Whole->getType()))
+    for (auto &[Path, Fact] : Current)
+      if (auto It = Before.find(Path); It != Before.end())
+        Fact = Fact.join(It->second);
+  // An element taken by non-const reference is written back to the list
+  // (each element, when the range is the whole list: an empty list has
+  // none to keep); what the callback returns is added to the output list.
+  // Each list is what it was when the call named it (an inserter, taking
+  // it by reference, made it unknown since).
   forgetReferenceArguments(Call, *Call.getDirectCallee());
   std::optional<Place> InputPlace = Input ? placeOf(Input) : std::nullopt;
+  bool EveryElement = Whole && Input && trackedDecl(Input) == Whole;
   for (unsigned I = 0; InputPlace && I < Back.Summary.ByReference.size(); ++I)
     if (const std::optional<AbstractValue> &Written = Back.Summary.ByReference[I])
-      write({InputPlace->Path}, AbstractValue(factOf(Input)).join(*Written), nullptr,
+      write({InputPlace->Path},
+            EveryElement ? *Written : AbstractValue(factOf(Input)).join(*Written), nullptr,
             Call.getExprLoc());
   if (std::optional<Place> OutputPlace = Output ? placeOf(Output) : std::nullopt;
       OutputPlace && Model.classify(Operator.getReturnType()) != ValueKind::Other)
@@ -258,6 +313,31 @@ ValueFact DeviceFlow::summaryCall(const CallExpr &Call, const FunctionDecl &Call
         if (std::optional<AccessPath> Path = Where->Path.append(Relative))
           write({*Path, Where->OneElement}, Fact, nullptr, Call.getExprLoc());
       }
+    }
+  }
+  // What a lambda wrote through its captures by reference, to the places
+  // they name here: its object's parts under the captures' fields. A call
+  // the summaries cannot say (recursion, too deep) may have written any.
+  if (IsLambda) {
+    llvm::DenseMap<const ValueDecl *, FieldDecl *> Fields;
+    FieldDecl *ThisField = nullptr;
+    Method->getParent()->getCaptureFields(Fields, ThisField);
+    for (const auto &[Var, Field] : Fields) {
+      AccessPath Under = *AccessPath().child(AccessStep::field(Field));
+      bool Written = !Summary.Object && Field->getType()->isReferenceType() &&
+                     Model.classify(Var->getType()) != ValueKind::Other;
+      AbstractValue Value =
+          Summary.Object ? Summary.Object->below(Under) : AbstractValue(ValueFact::unknown());
+      for (const AbstractValue::Part &Part : Summary.Object ? Summary.Object->Parts
+                                                            : llvm::ArrayRef<AbstractValue::Part>())
+        Written = Written || Under.covers(Part.first);
+      if (!Written)
+        continue;
+      const auto *Reference = dyn_cast<VarDecl>(Var);
+      const Expr *Bound = Reference ? Facts.body().boundPlace(*Reference) : nullptr;
+      std::optional<Place> Where = Bound ? placeOf(Bound) : std::optional(Place{AccessPath(Var)});
+      if (Where)
+        write(*Where, Value, nullptr, Call.getExprLoc());
     }
   }
   for (unsigned I = 0; I < ArgExprs.size() && I < Summary.ByReference.size(); ++I)

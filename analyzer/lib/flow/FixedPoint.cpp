@@ -53,6 +53,38 @@ bool DeviceFlow::run() {
   if (const std::optional<FlowState> &AtExit = BlockExit[Graph->getExit().getBlockID()]) {
     Current = *AtExit;
     AbstractValue Object = objectOf(*AtExit);
+    // A lambda's captures are its object's fields: a variable it captured
+    // by reference and changed is the part under its capture's field, which
+    // the call writes back (summaryCall). One it left as it was given is not
+    // handed back: the caller's own facts of it (its maker) stay.
+    if (const auto *Operator = dyn_cast<CXXMethodDecl>(&Function);
+        Operator && Operator->getParent()->isLambda()) {
+      llvm::DenseMap<const ValueDecl *, FieldDecl *> Fields;
+      FieldDecl *ThisField = nullptr;
+      Operator->getParent()->getCaptureFields(Fields, ThisField);
+      FlowState Initial = initialState();
+      auto Changed = [&](const ValueDecl *Var, const FlowState &From, const FlowState &To) {
+        return llvm::any_of(From, [&](const auto &Entry) {
+          return Entry.first.root() == Var && lookup(To, Entry.first) != Entry.second;
+        });
+      };
+      llvm::SmallVector<AbstractValue::Part, 0> Parts(Object.Parts);
+      for (const LambdaCapture &Capture : Operator->getParent()->captures()) {
+        if (!Capture.capturesVariable() || Capture.getCaptureKind() != LCK_ByRef)
+          continue;
+        const ValueDecl *Var = Capture.getCapturedVar();
+        const FieldDecl *Field = Fields.lookup(Var);
+        if (!Field || Model.classify(Var->getType()) == ValueKind::Other ||
+            (!Changed(Var, *AtExit, Initial) && !Changed(Var, Initial, *AtExit)))
+          continue;
+        AccessPath Under = *AccessPath().child(AccessStep::field(Field));
+        for (const auto &[Path, Fact] : *AtExit)
+          if (Path.root() == Var)
+            if (std::optional<AccessPath> Relative = Under.append(Path))
+              Parts.push_back({*Relative, Fact});
+      }
+      Object = AbstractValue::withParts(Object.Whole, std::move(Parts));
+    }
     llvm::SmallVector<std::optional<AbstractValue>, 2> ByReference;
     for (const ParmVarDecl *Param : Function.parameters()) {
       QualType Type = Param->getType();
@@ -206,7 +238,7 @@ void DeviceFlow::visitElement(const CFGElement &Element) {
     return;
   }
   if (const auto *Lambda = dyn_cast<LambdaExpr>(S)) {
-    EntryFacts &Captured = Facts.capturesOf(*Lambda);
+    EntryFacts Captured;
     for (const LambdaCapture &Capture : Lambda->captures()) {
       if (!Capture.capturesVariable())
         continue;
@@ -230,6 +262,14 @@ void DeviceFlow::visitElement(const CFGElement &Element) {
           Captured.Known[Path] = Fact;
     }
     Summaries.noteCaptures(*Lambda->getLambdaClass(), Captured);
+    // The lambda's own analysis, which runs while this one is kept, reads a
+    // captured tensor's provenance (the factory, the move that made it)
+    // here, where it was made. The summaries' copy above has none: they
+    // outlive this analysis.
+    for (auto &[Path, Fact] : Captured.Known)
+      if (Fact.MadeBy && !Fact.MadeIn && Model.isTensor(Path.root()->getType()))
+        Fact.MadeIn = &Facts;
+    Facts.capturesOf(*Lambda) = std::move(Captured);
     return;
   }
   if (const auto *E = dyn_cast<Expr>(S)) {

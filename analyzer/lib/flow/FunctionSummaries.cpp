@@ -248,10 +248,8 @@ std::unique_ptr<EntryFacts> FunctionSummaries::computeFields(const CXXRecordDecl
       ValueFact &Joined = Result->Known[Path];
       Joined = Joined.join(Kept);
     }
-    if (Referenced) {
-      Facts.keepGraph(nullptr); // no rule runs on it: no sequence needed
-      KeptAnalyses.push_back(std::move(Analysis));
-    }
+    if (Referenced)
+      keep(std::move(Analysis));
   }
   // A struct's field that a constructor leaves unset may hold anything (a
   // module's fields are all set up by its constructors and setup methods).
@@ -325,10 +323,59 @@ const EntryFacts *FunctionSummaries::classEntryOf(const FunctionDecl &Function) 
   return Forward.get();
 }
 
+void FunctionSummaries::keep(std::unique_ptr<KeptAnalysis> Analysis) {
+  Analysis->Facts.keepGraph(nullptr); // no rule runs on it: no sequence needed
+  KeptFacts.insert(&Analysis->Facts);
+  KeptAnalyses.push_back(std::move(Analysis));
+}
+
 CallSummary FunctionSummaries::summarize(const FunctionDecl &Callee, const CallInputs &Inputs) {
   if (!isAnalyzable(Callee, Context) || InProgress.contains(&Callee) ||
       InProgress.size() >= kMaxDepth)
     return CallSummary::unknown();
+  // A lambda's analysis sees its captured tensors made in its maker's
+  // analysis (MadeIn), which the summaries outlive: what it gives a call
+  // is, as any caller's own value, without its maker (exportMaker).
+  auto FromCaller = [&](const ValueFact &Fact) {
+    return Fact.MadeIn && !KeptFacts.contains(Fact.MadeIn);
+  };
+  auto ValueFromCaller = [&](const AbstractValue &Value) {
+    return FromCaller(Value.Whole) || llvm::any_of(Value.Parts, [&](const AbstractValue::Part &P) {
+             return FromCaller(P.second);
+           });
+  };
+  if (llvm::any_of(Inputs.Arguments, ValueFromCaller) ||
+      (Inputs.Object && ValueFromCaller(*Inputs.Object)) ||
+      (Inputs.Captures && llvm::any_of(Inputs.Captures->Known, [&](const auto &Captured) {
+         return FromCaller(Captured.second);
+       }))) {
+    auto Forget = [&](ValueFact &Fact) {
+      if (FromCaller(Fact))
+        Fact.MadeBy = nullptr, Fact.MadeIn = nullptr;
+    };
+    auto ForgetAll = [&](AbstractValue &Value) {
+      Forget(Value.Whole);
+      for (auto &[Path, Fact] : Value.Parts)
+        Forget(Fact);
+    };
+    llvm::SmallVector<AbstractValue, 4> Arguments(Inputs.Arguments);
+    llvm::for_each(Arguments, ForgetAll);
+    std::optional<AbstractValue> Object;
+    EntryFacts Captures;
+    CallInputs Own = Inputs;
+    Own.Arguments = Arguments;
+    if (Inputs.Object) {
+      ForgetAll(Object.emplace(*Inputs.Object));
+      Own.Object = &*Object;
+    }
+    if (Inputs.Captures) {
+      Captures = *Inputs.Captures;
+      for (auto &[Path, Fact] : Captures.Known)
+        Forget(Fact);
+      Own.Captures = &Captures;
+    }
+    return summarize(Callee, Own);
+  }
   std::string Key = summaryKey(Callee, Inputs);
   if (auto It = Cache.find(Key); It != Cache.end())
     return It->second;
@@ -371,10 +418,8 @@ CallSummary FunctionSummaries::summarize(const FunctionDecl &Callee, const CallI
   Summary.Synchronizes = !Facts.synchronizations().empty();
   if (givesPending(Inputs))
     Summary.PendingReads = pendingReadsOf(Facts);
-  if (Referenced) {
-    Facts.keepGraph(nullptr); // no rule runs on it: no sequence needed
-    KeptAnalyses.push_back(std::move(Analysis));
-  }
+  if (Referenced)
+    keep(std::move(Analysis));
   if (ComputingFields)
     return Summary;
   Cache.emplace(Key, Summary);

@@ -84,6 +84,8 @@ private:
   // The analyses that made values the summaries and fields hand out.
   struct KeptAnalysis;
   std::vector<std::unique_ptr<KeptAnalysis>> KeptAnalyses;
+  llvm::SmallPtrSet<const FunctionFacts *, 16> KeptFacts;
+  void keep(std::unique_ptr<KeptAnalysis> Analysis);
 };
 
 // Whether the analysis can take Function's body at all.
