@@ -281,7 +281,7 @@ const CallExpr *pageableMaker(const FunctionFacts &Facts, const ValueFact &Fact,
 // For a copy in a method of a tensor its object holds in a field
 // (`batch.to(device, true)` in `run()`), the value that field holds in the
 // object of the call here (`step.run()`): the object's part for the field,
-// which a constructor, an aggregate initialiser or a setter stored. Null
+// which a constructor or an aggregate initialiser stored. Null
 // when the copy is in a function the method calls, or the method may change
 // the field.
 const ValueFact *fieldGivenByCall(const FunctionFacts &Facts, const CXXMemberCallExpr &Copy,
