@@ -95,6 +95,14 @@ void givenAway() {
   consume(batch + torch::ones({4}).cuda());
 }
 
+void calledOnlyByALambdaGivenAway() {
+  torch::Tensor batch = loadBatch();
+  auto upload = [&] { batch = batch.to(torch::kCUDA); };
+  auto step = [&] { upload(); };
+  later(step);
+  consume(batch + torch::ones({4}).cuda());
+}
+
 // std::for_each over a list: each element, taken by reference, is moved.
 void forEachMovesEveryElement(std::vector<torch::Tensor> inputs) {
   std::for_each(inputs.begin(), inputs.end(), [](torch::Tensor &x) { x = x.to(torch::kCUDA); });
@@ -201,4 +209,21 @@ void leafMadeInANamedLambda() {
   auto init = [&] { weight = torch::randn({4, 1}).to(torch::kCUDA).requires_grad_(); };
   init();
   torch::optim::SGD optimizer({weight}, torch::optim::SGDOptions(0.1));
+}
+
+// A callback over a list that may be empty runs zero or more times, as the
+// body of a range-for: after it, a variable it moves may still be where it was.
+void forEachMayNotRun(const std::vector<int> &steps) {
+  torch::Tensor weight = torch::ones({4});
+  std::for_each(steps.begin(), steps.end(), [&](int) { weight = weight.to(torch::kCUDA); });
+  consume(weight + torch::ones({4}).cuda());
+  // CHECK-MESSAGES: :[[@LINE-1]]:18: warning: 'weight' may be on cpu but 'torch::ones({4}).cuda()' is on cuda in call to 'operator+' [placement-mixed-device]
+  // CHECK-MESSAGES: :[[@LINE-4]]:26: note: 'weight' was created on cpu here
+  // CHECK-MESSAGES: :[[@LINE-3]]:37: note: 'torch::ones({4}).cuda()' was moved to cuda here
+}
+
+void forEachMayNotRunMovedBefore(const std::vector<int> &steps) {
+  torch::Tensor weight = torch::ones({4}).cuda();
+  std::for_each(steps.begin(), steps.end(), [&](int) { weight = weight.to(torch::kCUDA); });
+  consume(weight + torch::ones({4}).cuda());
 }
