@@ -193,3 +193,37 @@ void userCount(torch::Tensor x) {
     consume(x.to(torch::Device(torch::kCUDA, 1)));
   // CHECK-MESSAGES: :[[@LINE-1]]:32: warning: CUDA is requested with no cuda::is_available() check on this path; the program fails on a machine without a GPU [placement-unguarded-cuda]
 }
+
+// A helper taking the caller's flag (`if (use_cuda)` on a `bool` or a
+// `const bool&` parameter): guarded where every caller passes a flag it set
+// from an availability check, here two levels up.
+void moveBatch(const bool &use_cuda, torch::Tensor &batch) {
+  if (use_cuda)
+    batch = batch.to(torch::kCUDA);
+}
+void prepareBatch(const bool &use_cuda, torch::Tensor &batch) { moveBatch(use_cuda, batch); }
+void trainWithFlag(bool force_cpu) {
+  const bool use_cuda = !force_cpu && torch::cuda::is_available();
+  torch::Tensor batch = torch::ones({4});
+  prepareBatch(use_cuda, batch);
+  consume(batch);
+}
+
+// Its look-alike, a bug: the flag passed on is the user's wish alone.
+void moveIfAsked(bool want_gpu, torch::Tensor &batch) {
+  if (want_gpu)
+    batch = batch.cuda();
+  // CHECK-MESSAGES: :[[@LINE-1]]:19: warning: CUDA is requested with no cuda::is_available() check on this path; the program fails on a machine without a GPU [placement-unguarded-cuda]
+  // CHECK-MESSAGES: :[[@LINE+6]]:3: note: 'moveIfAsked' is called here with no availability check
+  // CHECK-MESSAGES-USER: :[[@LINE-3]]:19: warning: CUDA is requested with no cuda::is_available() check on this path; the program fails on a machine without a GPU [placement-unguarded-cuda]
+  // CHECK-MESSAGES-USER: :[[@LINE+4]]:3: note: 'moveIfAsked' is called here with no availability check
+}
+void trainAsked(bool want_gpu) {
+  torch::Tensor batch = torch::ones({4});
+  moveIfAsked(want_gpu, batch);
+  consume(batch);
+}
+int runAsked(int argc) {
+  trainAsked(argc > 1);
+  return 0;
+}

@@ -15,6 +15,18 @@ using namespace clang;
 
 namespace {
 
+// A bool whose value is the caller's: a parameter by value or by const
+// reference (`const bool& use_cuda`), which the callee cannot change.
+bool isCallersFlag(const ParmVarDecl &Parameter) {
+  QualType Type = Parameter.getType();
+  if (Type->isReferenceType()) {
+    Type = Type.getNonReferenceType();
+    if (!Type.isConstQualified())
+      return false;
+  }
+  return Type->isBooleanType();
+}
+
 // What a condition says about CUDA devices: being true (Polarity +1) or
 // false (-1) means that at least Devices of them are there.
 struct Availability {
@@ -39,6 +51,8 @@ BinaryOperatorKind mirrored(BinaryOperatorKind Op) {
   default: return Op;
   }
 }
+
+} // namespace
 
 // Reads the conditions of one function's branches.
 class ConditionReader {
@@ -235,12 +249,10 @@ private:
   mutable unsigned Depth = 0;
 };
 
-} // namespace
-
 AvailabilityGuards::AvailabilityGuards(CFG &Graph, const ApiModel &Model,
                                        const ASTContext &Context)
-    : Graph(Graph), Dominators(&Graph) {
-  ConditionReader Reader(Model, Context, Graph);
+    : Graph(Graph), Dominators(&Graph),
+      Reader(std::make_unique<ConditionReader>(Model, Context, Graph)) {
   // The successor taken when the condition is as Polarity says, if it has
   // no other way in. Edges from a branch that cannot return (TORCH_CHECK's
   // failure) do not count as ways in.
@@ -257,7 +269,7 @@ AvailabilityGuards::AvailabilityGuards(CFG &Graph, const ApiModel &Model,
     if (Block->succ_size() != 2)
       continue;
     const auto *Condition = dyn_cast_or_null<Expr>(Block->getTerminatorCondition());
-    if (Availability Says = Reader.read(Condition)) {
+    if (Availability Says = Reader->read(Condition)) {
       if (const CFGBlock *Available = OnlyWayIn(*Block, Says.Polarity))
         Guards.push_back({Available, Says.Devices});
       continue;
@@ -273,10 +285,17 @@ AvailabilityGuards::AvailabilityGuards(CFG &Graph, const ApiModel &Model,
     }
     const auto *Ref = dyn_cast_or_null<DeclRefExpr>(Tested);
     const auto *Flag = Ref ? dyn_cast<ParmVarDecl>(Ref->getDecl()) : nullptr;
-    if (Flag && Flag->getType()->isBooleanType())
+    if (Flag && isCallersFlag(*Flag))
       if (const CFGBlock *Taken = OnlyWayIn(*Block, Polarity))
         FlagGuards.push_back({Taken, Flag});
   }
+}
+
+AvailabilityGuards::~AvailabilityGuards() = default;
+
+unsigned AvailabilityGuards::devicesEnsuredIfTrue(const Expr &Condition) const {
+  Availability Says = Reader->read(&Condition);
+  return Says.Polarity > 0 ? Says.Devices : 0;
 }
 
 llvm::SmallVector<const ParmVarDecl *, 2>

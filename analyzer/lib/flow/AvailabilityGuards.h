@@ -13,12 +13,17 @@
 #include "llvm/ADT/DenseMap.h"
 #include "llvm/ADT/SmallVector.h"
 
+#include <memory>
+
 namespace placelint::analysis {
+
+class ConditionReader;
 
 class AvailabilityGuards {
 public:
   AvailabilityGuards(clang::CFG &Graph, const ApiModel &Model,
                      const clang::ASTContext &Context);
+  ~AvailabilityGuards();
 
   // How many CUDA devices every path to Block has checked are there (0:
   // no check guards it).
@@ -30,6 +35,10 @@ public:
   // (`if (cuda) model->to(kCUDA);` in a helper taking `bool cuda`): the
   // callers say, with the value they pass, whether the block runs.
   llvm::SmallVector<const clang::ParmVarDecl *, 2> flagsTrueAt(const clang::CFGBlock &Block) const;
+  // How many CUDA devices Condition being true ensures, read as a branch's
+  // condition here is (a caller passing its `use_cuda` flag, set from
+  // `cuda::is_available()`, for a helper's `bool cuda`).
+  unsigned devicesEnsuredIfTrue(const clang::Expr &Condition) const;
 
 private:
   struct Guard {
@@ -45,6 +54,7 @@ private:
   clang::CFGDomTree Dominators;
   llvm::SmallVector<Guard, 4> Guards;
   llvm::SmallVector<FlagGuard, 2> FlagGuards;
+  std::unique_ptr<ConditionReader> Reader;
 };
 
 } // namespace placelint::analysis

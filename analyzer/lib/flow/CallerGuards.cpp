@@ -27,8 +27,10 @@ CallersGuard CallerGuards::devicesEnsuredByCallers(const FunctionDecl &Function,
   return Result;
 }
 
-bool CallerGuards::passesFalse(const CallIndex::CallSite &Site,
-                               llvm::ArrayRef<const ParmVarDecl *> Flags) const {
+namespace {
+
+// The arguments of a call site, as the callee's parameters number them.
+llvm::ArrayRef<const Expr *> argumentsOf(const CallIndex::CallSite &Site) {
   llvm::ArrayRef<const Expr *> Args;
   if (const auto *Call = dyn_cast<CallExpr>(Site.Call)) {
     Args = llvm::ArrayRef(Call->getArgs(), Call->getNumArgs());
@@ -37,6 +39,14 @@ bool CallerGuards::passesFalse(const CallIndex::CallSite &Site,
   } else if (const auto *Construct = dyn_cast<CXXConstructExpr>(Site.Call)) {
     Args = llvm::ArrayRef(Construct->getArgs(), Construct->getNumArgs());
   }
+  return Args;
+}
+
+} // namespace
+
+bool CallerGuards::passesFalse(const CallIndex::CallSite &Site,
+                               llvm::ArrayRef<const ParmVarDecl *> Flags) const {
+  llvm::ArrayRef<const Expr *> Args = argumentsOf(Site);
   return llvm::any_of(Flags, [&](const ParmVarDecl *Flag) {
     unsigned Index = Flag->getFunctionScopeIndex();
     bool Value = true;
@@ -62,7 +72,7 @@ unsigned CallerGuards::ensuredByCallers(const FunctionDecl &Function, unsigned D
     if (!Flags.empty() && passesFalse(Site, Flags))
       continue;
     AnyRuns = true;
-    unsigned Here = ensuredAt(Site);
+    unsigned Here = std::max(ensuredAt(Site), ensuredByFlags(Site, Depth, Flags));
     if (Here < Devices)
       Here = std::max(Here, ensuredByCallers(*key(Site.Caller), Depth + 1));
     if (Here < Devices && Weakest)
@@ -76,17 +86,46 @@ unsigned CallerGuards::ensuredByCallers(const FunctionDecl &Function, unsigned D
   return AnyRuns ? Devices : kNeverRuns;
 }
 
-unsigned CallerGuards::ensuredAt(const CallIndex::CallSite &Site) {
-  auto [It, Inserted] = Graphs.try_emplace(Site.Caller);
-  CallerGraph &Caller = It->second;
+unsigned CallerGuards::ensuredByFlags(const CallIndex::CallSite &Site, unsigned Depth,
+                                      llvm::ArrayRef<const ParmVarDecl *> Flags) {
+  llvm::ArrayRef<const Expr *> Args = argumentsOf(Site);
+  unsigned Devices = 0;
+  for (const ParmVarDecl *Flag : Flags) {
+    unsigned Index = Flag->getFunctionScopeIndex();
+    if (Index >= Args.size())
+      continue;
+    const Expr *Argument = Args[Index]->IgnoreParenImpCasts();
+    const CallerGraph &Caller = graphOf(*Site.Caller);
+    if (Caller.Guards)
+      Devices = std::max(Devices, Caller.Guards->devicesEnsuredIfTrue(*Argument));
+    // The caller's own flag, passed on: its callers say.
+    const auto *Ref = dyn_cast<DeclRefExpr>(Argument);
+    if (const auto *Passed = Ref ? dyn_cast<ParmVarDecl>(Ref->getDecl()) : nullptr;
+        Passed && Passed->getType().getNonReferenceType()->isBooleanType()) {
+      unsigned ByCallers = ensuredByCallers(*key(Site.Caller), Depth + 1, nullptr, {Passed});
+      if (ByCallers != std::numeric_limits<unsigned>::max())
+        Devices = std::max(Devices, ByCallers);
+    }
+  }
+  return Devices;
+}
+
+const CallerGuards::CallerGraph &CallerGuards::graphOf(const FunctionDecl &Caller) {
+  auto [It, Inserted] = Graphs.try_emplace(&Caller);
+  CallerGraph &Graph = It->second;
   if (Inserted) {
     CFG::BuildOptions Options;
     Options.AddInitializers = true;
     Options.setAllAlwaysAdd();
-    Caller.Graph = CFG::buildCFG(Site.Caller, Site.Caller->getBody(), &Context, Options);
-    if (Caller.Graph)
-      Caller.Guards = std::make_unique<AvailabilityGuards>(*Caller.Graph, Model, Context);
+    Graph.Graph = CFG::buildCFG(&Caller, Caller.getBody(), &Context, Options);
+    if (Graph.Graph)
+      Graph.Guards = std::make_unique<AvailabilityGuards>(*Graph.Graph, Model, Context);
   }
+  return Graph;
+}
+
+unsigned CallerGuards::ensuredAt(const CallIndex::CallSite &Site) {
+  const CallerGraph &Caller = graphOf(*Site.Caller);
   unsigned ByName = Model.devicesEnsuredByTestName(*Site.Caller);
   return std::max(ByName, Caller.Guards ? Caller.Guards->devicesEnsuredAt(*Site.Call) : 0);
 }

@@ -54,6 +54,12 @@ private:
   bool passesFalse(const CallIndex::CallSite &Site,
                    llvm::ArrayRef<const clang::ParmVarDecl *> Flags) const;
   unsigned ensuredAt(const CallIndex::CallSite &Site);
+  // What Site's arguments for Flags ensure when true: a caller's flag set
+  // from an availability check, or its own flag parameter passed on, which
+  // its callers judge (Depth: as ensuredByCallers').
+  unsigned ensuredByFlags(const CallIndex::CallSite &Site, unsigned Depth,
+                          llvm::ArrayRef<const clang::ParmVarDecl *> Flags);
+  const CallerGraph &graphOf(const clang::FunctionDecl &Caller);
 
   clang::ASTContext &Context;
   const ApiModel &Model;
