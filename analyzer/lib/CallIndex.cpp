@@ -36,6 +36,11 @@ public:
         note(Override, *Site.Call, /*Direct=*/false, Site.Caller);
   }
 
+  // A template's calls are those of its instantiations: a call the
+  // template's own body leaves dependent (`model(x)` on a `T&`) names its
+  // callee there only.
+  bool shouldVisitTemplateInstantiations() const { return true; }
+
   bool TraverseDecl(Decl *D) {
     const auto *Function = dyn_cast_or_null<FunctionDecl>(D);
     if (!Function || !Function->doesThisDeclarationHaveABody())
@@ -154,8 +159,14 @@ private:
             const FunctionDecl *Caller = nullptr) {
     if (!Caller && !Enclosing.empty())
       Caller = Enclosing.back();
-    if (Callee && Caller)
-      Calls[key(Callee)].push_back({Caller, &Call, Direct});
+    if (!Callee || !Caller)
+      return;
+    Calls[key(Callee)].push_back({Caller, &Call, Direct});
+    // A call of an instantiation calls the template's body as written too,
+    // whose non-dependent calls are noted with it as their caller.
+    if (const FunctionDecl *Pattern = Callee->getTemplateInstantiationPattern();
+        Pattern && key(Pattern) != key(Callee))
+      Calls[key(Pattern)].push_back({Caller, &Call, Direct});
   }
 
   // Call runs the forward of the user's module Impl.

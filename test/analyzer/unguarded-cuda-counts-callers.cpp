@@ -7,7 +7,9 @@
 // is guarded when every call of it is. The user's own checks count when
 // listed in AvailabilityChecks.
 #include <torch/torch.h>
+#include <algorithm>
 #include <functional>
+#include <vector>
 void consume(const torch::Tensor &t);
 bool has_gpu();
 int gpus();
@@ -226,4 +228,21 @@ void trainAsked(bool want_gpu) {
 int runAsked(int argc) {
   trainAsked(argc > 1);
   return 0;
+}
+
+// A helper called from a lambda runs where the lambda is written: under the
+// check for runBatches, outside every check for runBatchesUnchecked.
+void uploadBatch(torch::Tensor &batch) { batch = batch.to(torch::kCUDA); }
+void runBatches(std::vector<torch::Tensor> &batches) {
+  if (!torch::cuda::is_available())
+    return;
+  std::for_each(batches.begin(), batches.end(), [&](torch::Tensor &b) { uploadBatch(b); });
+}
+void uploadOther(torch::Tensor &batch) { batch = batch.to(torch::kCUDA); }
+// CHECK-MESSAGES: :[[@LINE-1]]:59: warning: CUDA is requested with no cuda::is_available() check on this path; the program fails on a machine without a GPU [placement-unguarded-cuda]
+// CHECK-MESSAGES: :[[@LINE+4]]:73: note: 'uploadOther' is called here with no availability check
+// CHECK-MESSAGES-USER: :[[@LINE-3]]:59: warning: CUDA is requested with no cuda::is_available() check on this path; the program fails on a machine without a GPU [placement-unguarded-cuda]
+// CHECK-MESSAGES-USER: :[[@LINE+2]]:73: note: 'uploadOther' is called here with no availability check
+void runBatchesUnchecked(std::vector<torch::Tensor> &batches) {
+  std::for_each(batches.begin(), batches.end(), [&](torch::Tensor &b) { uploadOther(b); });
 }

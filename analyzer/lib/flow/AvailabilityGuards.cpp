@@ -316,10 +316,19 @@ unsigned AvailabilityGuards::devicesEnsuredAt(const CFGBlock &Block) const {
 }
 
 unsigned AvailabilityGuards::devicesEnsuredAt(const Stmt &S) const {
+  // A statement inside a lambda's body runs where the lambda is written (it
+  // is called there, or handed to a std algorithm): the block that makes
+  // the lambda.
+  auto Holds = [&](const Stmt *Evaluated) {
+    if (Evaluated == &S)
+      return true;
+    const auto *Lambda = dyn_cast<LambdaExpr>(Evaluated);
+    return Lambda && findInTree(Lambda->getBody(), [&](const Stmt &Inner) { return &Inner == &S; });
+  };
   for (const CFGBlock *Block : Graph)
     for (const CFGElement &Element : *Block)
       if (std::optional<CFGStmt> Evaluated = Element.getAs<CFGStmt>();
-          Evaluated && Evaluated->getStmt() == &S)
+          Evaluated && Holds(Evaluated->getStmt()))
         return devicesEnsuredAt(*Block);
   return 0;
 }
