@@ -3,6 +3,9 @@
 #include "Syntax.h"
 
 #include "clang/AST/ExprCXX.h"
+#include "clang/AST/ASTContext.h"
+#include "clang/AST/LambdaCapture.h"
+#include "clang/Basic/SourceManager.h"
 #include "clang/AST/RecursiveASTVisitor.h"
 
 namespace placelint::analysis {
@@ -14,13 +17,17 @@ namespace {
 // Finds a change of one variable in a statement: an assignment, ++/--, an
 // in-place tensor operation (`add_`, which libtorch declares const), a move
 // from it, passing it by non-const reference to code outside the tensor
-// API (the API never changes a Device or a tensor handle it is given), or
+// API (the API never changes a Device or a tensor handle it is given) that
+// may change it, or
 // writing its elements through a range-for's non-const reference. A local
 // reference to Var's place is Var (Aliases.aliasRoot).
 class ChangeFinder : public RecursiveASTVisitor<ChangeFinder> {
 public:
-  ChangeFinder(const ValueDecl &Var, const ApiModel &Model, const Mutations &Aliases)
-      : Var(Aliases.aliasRoot(Var)), Model(Model), Aliases(Aliases) {}
+  // Depth: how many calls of the program's functions deep this search is
+  // (a non-const reference parameter is followed into the callee's body).
+  ChangeFinder(const ValueDecl &Var, const ApiModel &Model, const Mutations &Aliases,
+               unsigned Depth = 0)
+      : Var(Aliases.aliasRoot(Var)), Model(Model), Aliases(Aliases), Depth(Depth) {}
 
   bool VisitBinaryOperator(BinaryOperator *Op) {
     if (Op->isAssignmentOp() && refersToVar(Op->getLHS()))
@@ -73,7 +80,7 @@ public:
     QualType Type = Element ? Element->getType() : QualType();
     if (Element && refersToVar(Loop->getRangeInit()) && Type->isReferenceType() &&
         !Type.getNonReferenceType().isConstQualified()) {
-      ChangeFinder ElementChanges(*Element, Model, Aliases);
+      ChangeFinder ElementChanges(*Element, Model, Aliases, Depth);
       ElementChanges.TraverseStmt(Loop->getBody());
       Found = ElementChanges.Found;
     }
@@ -108,14 +115,62 @@ private:
     for (unsigned I = 0; I < Args.size() && I < Callee.getNumParams(); ++I) {
       QualType Param = Callee.getParamDecl(I)->getType();
       if (Param->isReferenceType() && !Param.getNonReferenceType().isConstQualified() &&
-          refersToVar(Args[I]))
+          refersToVar(Args[I]) && parameterMayChange(Callee, I))
         Found = true;
     }
   }
 
+  // Whether the callee may change what its I-th parameter refers to: unknown
+  // without a body of the program's own (a library's, or too deep); else its
+  // body changes the parameter, or hands it on where this search cannot
+  // follow (a non-const reference or pointer to it, a lambda capturing it
+  // by reference).
+  bool parameterMayChange(const FunctionDecl &Callee, unsigned I) const {
+    const FunctionDecl *Definition = nullptr;
+    if (Depth >= kMaxCallDepth || !Callee.hasBody(Definition) || I >= Definition->getNumParams())
+      return true;
+    const SourceManager &SM = Definition->getASTContext().getSourceManager();
+    if (SM.isInSystemHeader(SM.getExpansionLoc(Definition->getLocation())))
+      return true;
+    const ParmVarDecl &Parameter = *Definition->getParamDecl(I);
+    const Stmt *Body = Definition->getBody();
+    if (handsOn(Parameter, *Body))
+      return true;
+    Mutations Unaliased(Model);
+    ChangeFinder Inner(Parameter, Model, Unaliased, Depth + 1);
+    Inner.TraverseStmt(const_cast<Stmt *>(Body));
+    return Inner.Found;
+  }
+
+  static bool handsOn(const ParmVarDecl &Parameter, const Stmt &Body) {
+    auto Names = [&](const Expr *E) { return E && rootDecl(E) == &Parameter; };
+    return findInTree(&Body, [&](const Stmt &S) {
+             if (const auto *Address = dyn_cast<UnaryOperator>(&S))
+               return Address->getOpcode() == UO_AddrOf && Names(Address->getSubExpr());
+             if (const auto *Declaration = dyn_cast<DeclStmt>(&S))
+               return llvm::any_of(Declaration->decls(), [&](const Decl *D) {
+                 const auto *Reference = dyn_cast<VarDecl>(D);
+                 return Reference && Reference->getType()->isReferenceType() &&
+                        !Reference->getType().getNonReferenceType().isConstQualified() &&
+                        Names(Reference->getInit());
+               });
+             if (const auto *Return = dyn_cast<ReturnStmt>(&S))
+               return Return->getRetValue() && Return->getRetValue()->isLValue() &&
+                      Names(Return->getRetValue());
+             if (const auto *Lambda = dyn_cast<LambdaExpr>(&S))
+               return llvm::any_of(Lambda->captures(), [&](const LambdaCapture &Capture) {
+                 return Capture.capturesVariable() && Capture.getCaptureKind() == LCK_ByRef &&
+                        Capture.getCapturedVar() == &Parameter;
+               });
+             return false;
+           }) != nullptr;
+  }
+
+  static constexpr unsigned kMaxCallDepth = 3;
   const ValueDecl &Var;
   const ApiModel &Model;
   const Mutations &Aliases;
+  unsigned Depth;
 };
 
 } // namespace

@@ -47,8 +47,11 @@ public:
   // reference to it (Var's own, or another of its aliasRoot), may change
   // while Scope runs:
   // assigned, moved from, passed by non-const reference outside the tensor
-  // API, changed in place, its elements written through a range-for's
-  // reference, or, for a field, any non-const method of `this` called there.
+  // API to a function that may change it (one without a body of the
+  // program's, or whose body changes that parameter or hands it on, three
+  // calls deep), changed in place, its elements written through a
+  // range-for's reference, or, for a field, any non-const method of `this`
+  // called there.
   bool changesIn(const clang::ValueDecl &Var, const clang::Stmt &Scope) const;
 
 protected:

@@ -369,3 +369,29 @@ void staticMemberSetOnSomeIterations(torch::Device device, const std::vector<tor
     consume(HeldBatch::value.value().to(device));
   }
 }
+
+// A helper taking a non-const reference it only reads (a common signature
+// in training code) leaves the caller's tensor unchanged: the upload it
+// makes each epoch is invariant.
+torch::Tensor uploadRollout(torch::Tensor &observations, const torch::Device &device) {
+  return observations.to(device);
+  // CHECK-MESSAGES: :[[@LINE-1]]:23: warning: 'observations' is moved to the device in 'device' on every iteration but does not change in the loop [placement-transfer-in-loop]
+  // CHECK-MESSAGES: :[[@LINE+3]]:3: note: hoist the transfer before this loop
+}
+void epochsOverARollout(const torch::Device &device, torch::Tensor observations, int epochs) {
+  for (int epoch = 0; epoch < epochs; ++epoch) {
+    auto obs = uploadRollout(observations, device);
+    consume(obs);
+  }
+}
+
+// Its look-alike: the helper scales the rollout in place before the
+// upload, so each epoch uploads new values.
+torch::Tensor normaliseAndUpload(torch::Tensor &observations, const torch::Device &device) {
+  observations.mul_(0.5);
+  return observations.to(device);
+}
+void epochsNormalising(const torch::Device &device, torch::Tensor observations, int epochs) {
+  for (int epoch = 0; epoch < epochs; ++epoch)
+    consume(normaliseAndUpload(observations, device));
+}
