@@ -133,3 +133,21 @@ torch::Tensor earlyReturn() {
   return table;
 }
 // CHECK-FIXES: {{^}}  torch::Tensor table = torch::zeros({8});{{$}}
+// A tensor handed to another variable (`std::move`, a copy of the handle)
+// before its move: its uses under the first name count. Filled and read on
+// the host first, it was not made only to be moved.
+torch::Tensor handedOnAfterHostUse(const torch::Device &device) {
+  torch::Tensor observations = torch::empty({256, 12});
+  observations.copy_(torch::randn({256, 12}));
+  consume(observations.sum());
+  torch::Tensor kept = std::move(observations);
+  return kept.to(device);
+}
+// Handed on unused, it was.
+torch::Tensor handedOnUnused() {
+  torch::Tensor buffer = torch::zeros({16});
+  torch::Tensor kept = std::move(buffer);
+  return kept.cuda();
+  // CHECK-MESSAGES: :[[@LINE-1]]:15: warning: 'zeros' creates a tensor on the host only to move it to cuda; create it there [placement-create-then-move]
+  // CHECK-MESSAGES: :[[@LINE-4]]:26: note: 'kept' was created on cpu here
+}

@@ -17,6 +17,10 @@ using namespace clang;
 
 namespace {
 
+// How many variables a tensor is handed through (`b = std::move(a)`) before
+// its first use is no longer followed back.
+constexpr unsigned kMaxHandOffs = 4;
+
 // `t.options()` or `t.device()` on the tensor E.
 const CXXMemberCallExpr *optionsRead(const Expr &E, const FunctionSequence &Sequence,
                                      const ApiModel &Model) {
@@ -76,8 +80,9 @@ const Stmt *statementBack(const CXXMemberCallExpr &Move, const VarDecl &Var,
 // then the finding has no fix); the latest such write in control-flow
 // order; else null.
 const Stmt *writeBeforeFirstUse(const VarDecl &Var, const DeclRefExpr &Ref,
-                                const CallExpr &Factory, const FunctionFacts &Facts) {
-  if (!Var.isLocalVarDecl())
+                                const CallExpr &Factory, const FunctionFacts &Facts,
+                                unsigned Depth = 0) {
+  if (!Var.isLocalVarDecl() || Depth > kMaxHandOffs)
     return nullptr;
   BodyFacts &Body = Facts.body();
   const FunctionSequence &Sequence = Facts.sequence();
@@ -85,7 +90,14 @@ const Stmt *writeBeforeFirstUse(const VarDecl &Var, const DeclRefExpr &Ref,
   auto NewValue = [&](const Stmt &S) { return Body.givesNewValue(Var, S, Sequence); };
   auto MadeIt = [&](const Expr *Value) {
     const ValueFact *Fact = Value ? Facts.factAt(stripCopies(Value)) : nullptr;
-    return Fact && Facts.hostFactoryThatMade(*Fact) == &Factory;
+    if (!Fact || Facts.hostFactoryThatMade(*Fact) != &Factory)
+      return false;
+    // Handed over from another variable (`auto b = std::move(a);`, a copy
+    // of the handle): the tensor was first a's, whose uses count too.
+    const auto *From = dyn_cast<DeclRefExpr>(stripCopies(Value)->IgnoreParenImpCasts());
+    const auto *Previous = From ? dyn_cast<VarDecl>(From->getDecl()) : nullptr;
+    return !Previous || Previous == &Var ||
+           writeBeforeFirstUse(*Previous, *From, Factory, Facts, Depth + 1);
   };
   llvm::SmallVector<const Stmt *, 2> Writes;
   if (Declaration && MadeIt(Var.getInit()))
