@@ -246,3 +246,34 @@ void uploadOther(torch::Tensor &batch) { batch = batch.to(torch::kCUDA); }
 void runBatchesUnchecked(std::vector<torch::Tensor> &batches) {
   std::for_each(batches.begin(), batches.end(), [&](torch::Tensor &b) { uploadOther(b); });
 }
+
+// A flag kept in a field, set by the constructor or an aggregate's
+// initialisation: judged by what the object's construction passes.
+struct Uploader {
+  bool use_cuda;
+  explicit Uploader(bool use_cuda_value) : use_cuda(use_cuda_value) {}
+  void upload(torch::Tensor &batch) {
+    if (use_cuda)
+      batch = batch.cuda();
+  }
+};
+void uploadWithCheckedFlag(torch::Tensor &batch) {
+  const bool use_cuda = torch::cuda::is_available();
+  Uploader uploader(use_cuda);
+  uploader.upload(batch);
+}
+struct WishfulUploader {
+  bool use_cuda;
+  void upload(torch::Tensor &batch) {
+    if (use_cuda)
+      batch = batch.cuda();
+    // CHECK-MESSAGES: :[[@LINE-1]]:21: warning: CUDA is requested with no cuda::is_available() check on this path; the program fails on a machine without a GPU [placement-unguarded-cuda]
+    // CHECK-MESSAGES: :[[@LINE+7]]:12: note: 'upload' is called here with no availability check
+    // CHECK-MESSAGES-USER: :[[@LINE-3]]:21: warning: CUDA is requested with no cuda::is_available() check on this path; the program fails on a machine without a GPU [placement-unguarded-cuda]
+    // CHECK-MESSAGES-USER: :[[@LINE+5]]:12: note: 'upload' is called here with no availability check
+  }
+};
+void uploadAsAsked(torch::Tensor &batch, bool want_gpu) {
+  WishfulUploader uploader{want_gpu};
+  uploader.upload(batch);
+}

@@ -27,6 +27,21 @@ bool isCallersFlag(const ParmVarDecl &Parameter) {
   return Type->isBooleanType();
 }
 
+// The flag E tests whose value the callers give: a bool parameter
+// (isCallersFlag) or a bool field of `this`; else null.
+const ValueDecl *callersFlag(const Expr *E) {
+  if (const auto *Ref = dyn_cast_or_null<DeclRefExpr>(E)) {
+    const auto *Parameter = dyn_cast<ParmVarDecl>(Ref->getDecl());
+    return Parameter && isCallersFlag(*Parameter) ? Parameter : nullptr;
+  }
+  const auto *Member = dyn_cast_or_null<MemberExpr>(E);
+  const auto *Field = Member ? dyn_cast<FieldDecl>(Member->getMemberDecl()) : nullptr;
+  if (!Field || !Field->getType()->isBooleanType() ||
+      !isa<CXXThisExpr>(Member->getBase()->IgnoreParenImpCasts()))
+    return nullptr;
+  return Field;
+}
+
 // What a condition says about CUDA devices: being true (Polarity +1) or
 // false (-1) means that at least Devices of them are there.
 struct Availability {
@@ -283,9 +298,8 @@ AvailabilityGuards::AvailabilityGuards(CFG &Graph, const ApiModel &Model,
       Polarity = -Polarity;
       Tested = Not->getSubExpr()->IgnoreParenImpCasts();
     }
-    const auto *Ref = dyn_cast_or_null<DeclRefExpr>(Tested);
-    const auto *Flag = Ref ? dyn_cast<ParmVarDecl>(Ref->getDecl()) : nullptr;
-    if (Flag && isCallersFlag(*Flag))
+    const ValueDecl *Flag = callersFlag(Tested);
+    if (Flag)
       if (const CFGBlock *Taken = OnlyWayIn(*Block, Polarity))
         FlagGuards.push_back({Taken, Flag});
   }
@@ -298,9 +312,9 @@ unsigned AvailabilityGuards::devicesEnsuredIfTrue(const Expr &Condition) const {
   return Says.Polarity > 0 ? Says.Devices : 0;
 }
 
-llvm::SmallVector<const ParmVarDecl *, 2>
+llvm::SmallVector<const ValueDecl *, 2>
 AvailabilityGuards::flagsTrueAt(const CFGBlock &Block) const {
-  llvm::SmallVector<const ParmVarDecl *, 2> Flags;
+  llvm::SmallVector<const ValueDecl *, 2> Flags;
   for (const FlagGuard &G : FlagGuards)
     if (Dominators.dominates(G.Block, &Block) && !llvm::is_contained(Flags, G.Flag))
       Flags.push_back(G.Flag);

@@ -31,10 +31,12 @@ public:
   // The same for the block that evaluates S (0 when no block does, as for
   // a statement inside a lambda's body).
   unsigned devicesEnsuredAt(const clang::Stmt &S) const;
-  // The function's bool parameters that every path to Block has found true
-  // (`if (cuda) model->to(kCUDA);` in a helper taking `bool cuda`): the
-  // callers say, with the value they pass, whether the block runs.
-  llvm::SmallVector<const clang::ParmVarDecl *, 2> flagsTrueAt(const clang::CFGBlock &Block) const;
+  // The flags every path to Block has found true, whose value the callers
+  // give: the function's bool parameters (`if (cuda) model->to(kCUDA);` in
+  // a helper taking `bool cuda`) and, in a method, bool fields of `this`
+  // (`if (use_cuda_)`, set by the constructor). The callers say, with the
+  // value they pass, whether the block runs.
+  llvm::SmallVector<const clang::ValueDecl *, 2> flagsTrueAt(const clang::CFGBlock &Block) const;
   // How many CUDA devices Condition being true ensures, read as a branch's
   // condition here is (a caller passing its `use_cuda` flag, set from
   // `cuda::is_available()`, for a helper's `bool cuda`).
@@ -47,7 +49,7 @@ private:
   };
   struct FlagGuard {
     const clang::CFGBlock *Block;
-    const clang::ParmVarDecl *Flag;
+    const clang::ValueDecl *Flag;
   };
 
   clang::CFG &Graph;

@@ -19,7 +19,7 @@ const FunctionDecl *key(const FunctionDecl *Function) {
 } // namespace
 
 CallersGuard CallerGuards::devicesEnsuredByCallers(const FunctionDecl &Function,
-                                                   llvm::ArrayRef<const ParmVarDecl *> Flags) {
+                                                   llvm::ArrayRef<const ValueDecl *> Flags) {
   CallersGuard Result;
   Result.Devices = ensuredByCallers(*key(&Function), 0, &Result.WeakestCall, Flags);
   if (Result.Devices == std::numeric_limits<unsigned>::max())
@@ -42,16 +42,67 @@ llvm::ArrayRef<const Expr *> argumentsOf(const CallIndex::CallSite &Site) {
   return Args;
 }
 
+// The field's value as the object's construction Init gives it: the
+// aggregate's element, the constructor's member initializer (a parameter of
+// it: the construction's argument; else the value written), or the field's
+// default member initializer; null when unknown.
+const Expr *fieldValueFrom(const Expr *Init, const FieldDecl &Field) {
+  Init = Init ? Init->IgnoreImplicit() : nullptr;
+  if (const auto *List = dyn_cast_or_null<InitListExpr>(Init)) {
+    unsigned Index = Field.getFieldIndex();
+    return Index < List->getNumInits() ? List->getInit(Index) : Field.getInClassInitializer();
+  }
+  const auto *Construct = dyn_cast_or_null<CXXConstructExpr>(Init);
+  const CXXConstructorDecl *Ctor = Construct ? Construct->getConstructor() : nullptr;
+  const FunctionDecl *Definition = nullptr;
+  if (!Ctor || !Ctor->hasBody(Definition))
+    return nullptr;
+  for (const CXXCtorInitializer *Member : cast<CXXConstructorDecl>(Definition)->inits()) {
+    if (Member->getMember() != &Field)
+      continue;
+    const Expr *Value = Member->getInit()->IgnoreImplicit();
+    if (const auto *Direct = dyn_cast<ParenListExpr>(Value); Direct && Direct->getNumExprs() == 1)
+      Value = Direct->getExpr(0);
+    const auto *Ref = dyn_cast<DeclRefExpr>(Value->IgnoreParenImpCasts());
+    const auto *Parameter = Ref ? dyn_cast<ParmVarDecl>(Ref->getDecl()) : nullptr;
+    if (!Parameter)
+      return Value;
+    unsigned Index = Parameter->getFunctionScopeIndex();
+    return Index < Construct->getNumArgs() ? Construct->getArg(Index) : nullptr;
+  }
+  return Field.getInClassInitializer();
+}
+
+// The expression of Site's caller that gives Flag its value: the argument
+// for a parameter; for a field of the method's object, what the object's
+// construction (a local of the caller) put there; null when unknown.
+const Expr *flagValueAt(const CallIndex::CallSite &Site, const ValueDecl &Flag) {
+  if (const auto *Parameter = dyn_cast<ParmVarDecl>(&Flag)) {
+    llvm::ArrayRef<const Expr *> Args = argumentsOf(Site);
+    unsigned Index = Parameter->getFunctionScopeIndex();
+    return Index < Args.size() ? Args[Index]->IgnoreParenImpCasts() : nullptr;
+  }
+  const auto *Field = dyn_cast<FieldDecl>(&Flag);
+  const auto *Call = dyn_cast<CXXMemberCallExpr>(Site.Call);
+  if (!Field || !Call || !Site.Direct)
+    return nullptr;
+  const auto *Object = dyn_cast<DeclRefExpr>(Call->getImplicitObjectArgument()->IgnoreParenImpCasts());
+  const auto *Local = Object ? dyn_cast<VarDecl>(Object->getDecl()) : nullptr;
+  if (!Local || !Local->isLocalVarDecl() || Local->getType()->isReferenceType())
+    return nullptr;
+  const Expr *Value = fieldValueFrom(Local->getInit(), *Field);
+  return Value ? Value->IgnoreParenImpCasts() : nullptr;
+}
+
 } // namespace
 
 bool CallerGuards::passesFalse(const CallIndex::CallSite &Site,
-                               llvm::ArrayRef<const ParmVarDecl *> Flags) const {
-  llvm::ArrayRef<const Expr *> Args = argumentsOf(Site);
-  return llvm::any_of(Flags, [&](const ParmVarDecl *Flag) {
-    unsigned Index = Flag->getFunctionScopeIndex();
+                               llvm::ArrayRef<const ValueDecl *> Flags) const {
+  return llvm::any_of(Flags, [&](const ValueDecl *Flag) {
+    const Expr *Passed = flagValueAt(Site, *Flag);
     bool Value = true;
-    return Index < Args.size() && !Args[Index]->isValueDependent() &&
-           Args[Index]->EvaluateAsBooleanCondition(Value, Context) && !Value;
+    return Passed && !Passed->isValueDependent() &&
+           Passed->EvaluateAsBooleanCondition(Value, Context) && !Value;
   });
 }
 
@@ -59,7 +110,7 @@ bool CallerGuards::passesFalse(const CallIndex::CallSite &Site,
 // minimum over the other calls ignores.
 unsigned CallerGuards::ensuredByCallers(const FunctionDecl &Function, unsigned Depth,
                                         const Expr **Weakest,
-                                        llvm::ArrayRef<const ParmVarDecl *> Flags) {
+                                        llvm::ArrayRef<const ValueDecl *> Flags) {
   if (InProgress.contains(&Function))
     return std::numeric_limits<unsigned>::max();
   llvm::ArrayRef<CallIndex::CallSite> Sites = Calls.callsOf(Function);
@@ -87,14 +138,12 @@ unsigned CallerGuards::ensuredByCallers(const FunctionDecl &Function, unsigned D
 }
 
 unsigned CallerGuards::ensuredByFlags(const CallIndex::CallSite &Site, unsigned Depth,
-                                      llvm::ArrayRef<const ParmVarDecl *> Flags) {
-  llvm::ArrayRef<const Expr *> Args = argumentsOf(Site);
+                                      llvm::ArrayRef<const ValueDecl *> Flags) {
   unsigned Devices = 0;
-  for (const ParmVarDecl *Flag : Flags) {
-    unsigned Index = Flag->getFunctionScopeIndex();
-    if (Index >= Args.size())
+  for (const ValueDecl *Flag : Flags) {
+    const Expr *Argument = flagValueAt(Site, *Flag);
+    if (!Argument)
       continue;
-    const Expr *Argument = Args[Index]->IgnoreParenImpCasts();
     const CallerGraph &Caller = graphOf(*Site.Caller);
     if (Caller.Guards)
       Devices = std::max(Devices, Caller.Guards->devicesEnsuredIfTrue(*Argument));
@@ -102,7 +151,8 @@ unsigned CallerGuards::ensuredByFlags(const CallIndex::CallSite &Site, unsigned 
     const auto *Ref = dyn_cast<DeclRefExpr>(Argument);
     if (const auto *Passed = Ref ? dyn_cast<ParmVarDecl>(Ref->getDecl()) : nullptr;
         Passed && Passed->getType().getNonReferenceType()->isBooleanType()) {
-      unsigned ByCallers = ensuredByCallers(*key(Site.Caller), Depth + 1, nullptr, {Passed});
+      const ValueDecl *PassedOn = Passed;
+      unsigned ByCallers = ensuredByCallers(*key(Site.Caller), Depth + 1, nullptr, PassedOn);
       if (ByCallers != std::numeric_limits<unsigned>::max())
         Devices = std::max(Devices, ByCallers);
     }

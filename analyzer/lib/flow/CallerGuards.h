@@ -35,7 +35,7 @@ public:
   // call is not guarded.
   // A call that passes a constant false for one of Flags does not count.
   CallersGuard devicesEnsuredByCallers(const clang::FunctionDecl &Function,
-                                       llvm::ArrayRef<const clang::ParmVarDecl *> Flags = {});
+                                       llvm::ArrayRef<const clang::ValueDecl *> Flags = {});
 
 private:
   static constexpr unsigned kMaxDepth = 3;
@@ -49,16 +49,16 @@ private:
   // Weakest: the direct call that ensures the fewest devices.
   unsigned ensuredByCallers(const clang::FunctionDecl &Function, unsigned Depth,
                             const clang::Expr **Weakest = nullptr,
-                            llvm::ArrayRef<const clang::ParmVarDecl *> Flags = {});
+                            llvm::ArrayRef<const clang::ValueDecl *> Flags = {});
   // Whether Site passes a constant false for one of Flags.
   bool passesFalse(const CallIndex::CallSite &Site,
-                   llvm::ArrayRef<const clang::ParmVarDecl *> Flags) const;
+                   llvm::ArrayRef<const clang::ValueDecl *> Flags) const;
   unsigned ensuredAt(const CallIndex::CallSite &Site);
   // What Site's arguments for Flags ensure when true: a caller's flag set
   // from an availability check, or its own flag parameter passed on, which
   // its callers judge (Depth: as ensuredByCallers').
   unsigned ensuredByFlags(const CallIndex::CallSite &Site, unsigned Depth,
-                          llvm::ArrayRef<const clang::ParmVarDecl *> Flags);
+                          llvm::ArrayRef<const clang::ValueDecl *> Flags);
   const CallerGraph &graphOf(const clang::FunctionDecl &Caller);
 
   clang::ASTContext &Context;

@@ -28,9 +28,9 @@ void DeviceFlow::resolveCudaGuards() {
                              Block ? Guards.devicesEnsuredAt(*Block) : 0);
     if (Here >= Request.DevicesNeeded)
       return {Here, nullptr};
-    // Under `if (cuda)` on a bool parameter: the calls passing false do not
-    // run it.
-    llvm::SmallVector<const ParmVarDecl *, 2> Flags;
+    // Under `if (cuda)` on a bool parameter or field: the calls passing
+    // false do not run it.
+    llvm::SmallVector<const ValueDecl *, 2> Flags;
     if (Block)
       Flags = Guards.flagsTrueAt(*Block);
     if (!ByCallers)

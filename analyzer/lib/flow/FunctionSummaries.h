@@ -40,7 +40,7 @@ public:
   bool registersState(const clang::CXXRecordDecl &Module) override;
 
   CallersGuard devicesEnsuredByCallers(const clang::FunctionDecl &Function,
-                                       llvm::ArrayRef<const clang::ParmVarDecl *> Flags) override {
+                                       llvm::ArrayRef<const clang::ValueDecl *> Flags) override {
     return Callers.devicesEnsuredByCallers(Function, Flags);
   }
 

@@ -121,7 +121,7 @@ public:
   // needs the devices does not run.
   virtual CallersGuard
   devicesEnsuredByCallers(const clang::FunctionDecl &Function,
-                          llvm::ArrayRef<const clang::ParmVarDecl *> Flags = {}) = 0;
+                          llvm::ArrayRef<const clang::ValueDecl *> Flags = {}) = 0;
   // What a lambda captured where it was made (joined over the places it
   // was made), for calls of it elsewhere.
   virtual const EntryFacts *capturesOf(const clang::CXXRecordDecl &Closure) = 0;
