@@ -220,6 +220,17 @@ void CallIndex::build() {
     if (SM.isInMainFile(SM.getExpansionLoc(D->getLocation())))
       Indexer.TraverseDecl(D);
   Indexer.noteVirtualCalls();
+  for (const auto &[Callee, Sites] : Calls)
+    for (const CallSite &Site : Sites)
+      if (!llvm::is_contained(Callees[Site.Call], Callee))
+        Callees[Site.Call].push_back(Callee);
+}
+
+llvm::ArrayRef<const FunctionDecl *> CallIndex::calleesOf(const Expr &Call) {
+  if (!Built)
+    build();
+  auto It = Callees.find(&Call);
+  return It == Callees.end() ? llvm::ArrayRef<const FunctionDecl *>() : llvm::ArrayRef(It->second);
 }
 
 llvm::ArrayRef<CallIndex::CallSite> CallIndex::callsOf(const FunctionDecl &Function) {

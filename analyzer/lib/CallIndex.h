@@ -49,6 +49,8 @@ public:
   llvm::ArrayRef<CallSite> callsOf(const clang::FunctionDecl &Function);
   // Whether Function is used otherwise than called: its callers are unknown.
   bool escapes(const clang::FunctionDecl &Function);
+  // The functions of the unit Call (a call or a construction) calls.
+  llvm::ArrayRef<const clang::FunctionDecl *> calleesOf(const clang::Expr &Call);
 
 private:
   void build();
@@ -58,6 +60,7 @@ private:
   bool Built = false;
   llvm::DenseMap<const clang::FunctionDecl *, llvm::SmallVector<CallSite, 2>> Calls;
   llvm::DenseSet<const clang::FunctionDecl *> Escaping;
+  llvm::DenseMap<const clang::Expr *, llvm::SmallVector<const clang::FunctionDecl *, 1>> Callees;
 };
 
 } // namespace placelint::analysis

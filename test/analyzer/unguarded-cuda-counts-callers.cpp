@@ -277,3 +277,44 @@ void uploadAsAsked(torch::Tensor &batch, bool want_gpu) {
   WishfulUploader uploader{want_gpu};
   uploader.upload(batch);
 }
+
+// One bug, one report across functions: a constructor that asks for cuda:1
+// on every path has thrown on a machine with one GPU before the caller's
+// own request of cuda:1 runs; that request is not a second finding.
+struct SplitNetImpl : torch::nn::Module {
+  SplitNetImpl() : head(register_module("head", torch::nn::Linear(4, 4))) {
+    head->to(torch::Device(torch::kCUDA, 1));
+    // CHECK-MESSAGES: :[[@LINE-1]]:28: warning: cuda:1 is requested where the checks on this path ensure only 1 CUDA device; the program fails on a machine with fewer than 2 GPUs; compare cuda::device_count() with the index [placement-unguarded-cuda]
+    // CHECK-MESSAGES: :[[@LINE+11]]:12: note: 'SplitNet' is called here where the checks ensure only 1 CUDA device
+    // CHECK-MESSAGES-USER: :[[@LINE-3]]:28: warning: cuda:1 is requested where the checks on this path ensure only 1 CUDA device; the program fails on a machine with fewer than 2 GPUs; compare cuda::device_count() with the index [placement-unguarded-cuda]
+    // CHECK-MESSAGES-USER: :[[@LINE+9]]:12: note: 'SplitNet' is called here where the checks ensure only 1 CUDA device
+  }
+  torch::Tensor forward(const torch::Tensor &x) { return head(x); }
+  torch::nn::Linear head;
+};
+TORCH_MODULE(SplitNet);
+int runSplit() {
+  if (!torch::cuda::is_available())
+    return 0;
+  SplitNet net;
+  consume(torch::ones({4}).to(torch::Device(torch::kCUDA, 1)));
+  return 0;
+}
+// Its look-alike: the helper asking for cuda:1 runs on some paths only, so
+// the caller's request is a failure of its own on the others.
+void placeHead(torch::nn::Linear &head) { head->to(torch::Device(torch::kCUDA, 1)); }
+// CHECK-MESSAGES: :[[@LINE-1]]:66: warning: cuda:1 is requested where the checks on this path ensure only 1 CUDA device; the program fails on a machine with fewer than 2 GPUs; compare cuda::device_count() with the index [placement-unguarded-cuda]
+// CHECK-MESSAGES: :[[@LINE+8]]:5: note: 'placeHead' is called here where the checks ensure only 1 CUDA device
+// CHECK-MESSAGES-USER: :[[@LINE-3]]:66: warning: cuda:1 is requested where the checks on this path ensure only 1 CUDA device; the program fails on a machine with fewer than 2 GPUs; compare cuda::device_count() with the index [placement-unguarded-cuda]
+// CHECK-MESSAGES-USER: :[[@LINE+6]]:5: note: 'placeHead' is called here where the checks ensure only 1 CUDA device
+int runMaybeSplit(bool split) {
+  if (!torch::cuda::is_available())
+    return 0;
+  torch::nn::Linear head(4, 4);
+  if (split)
+    placeHead(head);
+  consume(torch::ones({4}).to(torch::Device(torch::kCUDA, 1)));
+  // CHECK-MESSAGES: :[[@LINE-1]]:45: warning: cuda:1 is requested where the checks on this path ensure only 1 CUDA device; the program fails on a machine with fewer than 2 GPUs; compare cuda::device_count() with the index [placement-unguarded-cuda]
+  // CHECK-MESSAGES-USER: :[[@LINE-2]]:45: warning: cuda:1 is requested where the checks on this path ensure only 1 CUDA device; the program fails on a machine with fewer than 2 GPUs; compare cuda::device_count() with the index [placement-unguarded-cuda]
+  return 0;
+}

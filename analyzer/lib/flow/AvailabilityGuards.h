@@ -37,6 +37,10 @@ public:
   // (`if (use_cuda_)`, set by the constructor). The callers say, with the
   // value they pass, whether the block runs.
   llvm::SmallVector<const clang::ValueDecl *, 2> flagsTrueAt(const clang::CFGBlock &Block) const;
+  // Whether every path from the entry to Block passes Earlier.
+  bool dominates(const clang::CFGBlock &Earlier, const clang::CFGBlock &Block) const {
+    return Dominators.dominates(&Earlier, &Block);
+  }
   // How many CUDA devices Condition being true ensures, read as a branch's
   // condition here is (a caller passing its `use_cuda` flag, set from
   // `cuda::is_available()`, for a helper's `bool cuda`).

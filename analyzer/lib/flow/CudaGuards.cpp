@@ -4,6 +4,7 @@
 #include "flow/DeviceFlow.h"
 
 #include "BodyFacts.h"
+#include "Syntax.h"
 #include "flow/AvailabilityGuards.h"
 
 #include "clang/Basic/SourceManager.h"
@@ -14,6 +15,20 @@ namespace placelint::analysis {
 
 using namespace clang;
 
+namespace {
+
+// Whether S is inside a `try` block of Body: a request that fails there may
+// be caught, and the function goes on without the devices.
+bool inTryBlock(const Stmt &Body, const Stmt &S) {
+  return findInTree(&Body, [&](const Stmt &Try) {
+           const auto *Block = dyn_cast<CXXTryStmt>(&Try);
+           return Block && findInTree(Block->getTryBlock(),
+                                      [&](const Stmt &Inner) { return &Inner == &S; });
+         }) != nullptr;
+}
+
+} // namespace
+
 void DeviceFlow::resolveCudaGuards() {
   if (Facts.cudaRequests().empty())
     return;
@@ -21,11 +36,41 @@ void DeviceFlow::resolveCudaGuards() {
   llvm::DenseMap<unsigned, const CFGBlock *> ById;
   for (const CFGBlock *Block : *Graph)
     ById[Block->getBlockID()] = Block;
+  // How many devices the calls that ran on every path to Request prove are
+  // there: a function of the unit that asks for them on every path would
+  // have thrown without them (one bug, one report across functions: the
+  // request here is never reached on a machine that lacks them). Requests
+  // of this function are each reported: each needs its own check.
+  auto EstablishedBefore = [&](const CudaRequest &Request, const CFGBlock &At) {
+    unsigned Devices = 0;
+    for (const CFGBlock *Earlier : *Graph) {
+      if (!Earlier || !Guards.dominates(*Earlier, At))
+        continue;
+      for (const CFGElement &Element : *Earlier) {
+        std::optional<CFGStmt> Evaluated = Element.getAs<CFGStmt>();
+        const Stmt *S = Evaluated ? Evaluated->getStmt() : nullptr;
+        if (!S)
+          continue;
+        if (S == Request.Where)
+          break;
+        if (inTryBlock(*Function.getBody(), *S))
+          continue;
+        if (isa<CallExpr, CXXConstructExpr>(S))
+          Devices = std::max(Devices, Summaries.devicesEstablishedBy(*cast<Expr>(S)));
+      }
+    }
+    return Devices;
+  };
   std::optional<CallersGuard> ByCallers;
   Facts.setCudaGuards([&](const CudaRequest &Request) -> std::pair<unsigned, const Expr *> {
     const CFGBlock *Block = ById.lookup(Request.Block);
     unsigned Here = std::max(Model.devicesEnsuredByTestName(Function),
                              Block ? Guards.devicesEnsuredAt(*Block) : 0);
+    // Only a proof of all the devices it needs silences a request: fewer are
+    // no check, and the report says what the checks ensure.
+    if (Here < Request.DevicesNeeded && Block &&
+        EstablishedBefore(Request, *Block) >= Request.DevicesNeeded)
+      return {Request.DevicesNeeded, nullptr};
     if (Here >= Request.DevicesNeeded)
       return {Here, nullptr};
     // Under `if (cuda)` on a bool parameter or field: the calls passing

@@ -7,6 +7,7 @@
 #include "Syntax.h"
 
 #include "clang/AST/ExprCXX.h"
+#include "clang/Analysis/Analyses/Dominators.h"
 #include "clang/Analysis/CFG.h"
 
 #include <algorithm>
@@ -125,6 +126,22 @@ void FunctionFacts::recordCudaRequest(const Expr &Where, unsigned Block,
   CudaRequest &Request = CudaRequests[It->second];
   Request.Block = Block;
   Request.DevicesNeeded = std::max(Request.DevicesNeeded, DevicesNeeded);
+}
+
+unsigned FunctionFacts::devicesEstablishedAtExit() const {
+  const clang::CFG *Walked = Graph ? Graph.get() : Sequence ? Sequence->graph() : nullptr;
+  if (!Walked || CudaRequests.empty())
+    return 0;
+  clang::CFGDomTree Dominators(const_cast<clang::CFG *>(Walked));
+  llvm::DenseMap<unsigned, const clang::CFGBlock *> ById;
+  for (const clang::CFGBlock *Block : *Walked)
+    ById[Block->getBlockID()] = Block;
+  unsigned Devices = 0;
+  for (const CudaRequest &Request : CudaRequests)
+    if (const clang::CFGBlock *Block = ById.lookup(Request.Block);
+        Block && Dominators.dominates(Block, &Walked->getExit()))
+      Devices = std::max(Devices, Request.DevicesNeeded);
+  return Devices;
 }
 
 void FunctionFacts::setCudaGuards(

@@ -248,6 +248,9 @@ public:
   // What a call of a function of the unit returned, as the callee made it.
   void recordCallResult(const clang::CallExpr &Call, const ValueFact &Returned);
   void recordCudaRequest(const clang::Expr &Where, unsigned Block, unsigned DevicesNeeded);
+  // How many CUDA devices the requests made on every path to the function's
+  // exit need: a return proves them there.
+  unsigned devicesEstablishedAtExit() const;
   // After the fixed point: how many devices the checks on the way to each
   // request ensure, and the weakest call when callers' checks count.
   void setCudaGuards(

@@ -286,6 +286,30 @@ std::unique_ptr<EntryFacts> FunctionSummaries::computeFields(const CXXRecordDecl
   return Result;
 }
 
+unsigned FunctionSummaries::devicesEstablishedBy(const Expr &Call) {
+  // The least over the program's functions it may call (the overrides of a
+  // virtual; a holder's construction, its module's constructors); a
+  // library's function proves nothing.
+  std::optional<unsigned> Least;
+  for (const FunctionDecl *Callee : Calls.calleesOf(Call)) {
+    const FunctionDecl *Definition = nullptr;
+    Callee->hasBody(Definition);
+    // The API's own classes (a module holder's constructor), not the
+    // user's module classes that derive from them.
+    const auto *Method = dyn_cast_or_null<CXXMethodDecl>(Definition);
+    QualType Class = Method ? QualType(Method->getParent()->getTypeForDecl(), 0) : QualType();
+    bool OfApiClass = Method && Model.classify(Class) != ValueKind::Other &&
+                      Model.userModule(Class) != Method->getParent();
+    if (!hasUserBody(Definition, Context) || OfApiClass)
+      continue;
+    if (InProgress.contains(Definition))
+      return 0;
+    unsigned Devices = summarize(*Definition, CallInputs{}).DevicesEstablished;
+    Least = Least ? std::min(*Least, Devices) : Devices;
+  }
+  return Least.value_or(0);
+}
+
 bool FunctionSummaries::registersState(const CXXRecordDecl &Module) {
   auto [It, Inserted] = Registers.try_emplace(&Module, false);
   if (!Inserted || !Module.hasDefinition())
@@ -416,6 +440,7 @@ CallSummary FunctionSummaries::summarize(const FunctionDecl &Callee, const CallI
   Summary.Mismatches = mismatchesOf(Facts);
   Summary.Transfers = transfersOfInputs(Callee, Facts);
   Summary.Synchronizes = !Facts.synchronizations().empty();
+  Summary.DevicesEstablished = Facts.devicesEstablishedAtExit();
   if (givesPending(Inputs))
     Summary.PendingReads = pendingReadsOf(Facts);
   if (Referenced)

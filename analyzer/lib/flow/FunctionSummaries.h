@@ -39,6 +39,8 @@ public:
 
   bool registersState(const clang::CXXRecordDecl &Module) override;
 
+  unsigned devicesEstablishedBy(const clang::Expr &Call) override;
+
   CallersGuard devicesEnsuredByCallers(const clang::FunctionDecl &Function,
                                        llvm::ArrayRef<const clang::ValueDecl *> Flags) override {
     return Callers.devicesEnsuredByCallers(Function, Flags);

@@ -102,6 +102,10 @@ struct CallSummary {
   // Whether the callee waits for the device's queued work on some path: a
   // copy pending before the call is taken as done after it.
   bool Synchronizes = false;
+  // How many CUDA devices a return from the callee proves are there: it
+  // asked for cuda:N-1 on every path (`decoder_->to(kCUDA, 1)` in a
+  // constructor), which would have thrown without them.
+  unsigned DevicesEstablished = 0;
 
   static CallSummary unknown() { return {AbstractValue(ValueFact::unknown()), {}, {}}; }
 };
@@ -122,6 +126,9 @@ public:
   virtual CallersGuard
   devicesEnsuredByCallers(const clang::FunctionDecl &Function,
                           llvm::ArrayRef<const clang::ValueDecl *> Flags = {}) = 0;
+  // How many CUDA devices every function Call calls proves are there by
+  // returning (CallSummary::DevicesEstablished, with its inputs unknown).
+  virtual unsigned devicesEstablishedBy(const clang::Expr &Call) = 0;
   // What a lambda captured where it was made (joined over the places it
   // was made), for calls of it elsewhere.
   virtual const EntryFacts *capturesOf(const clang::CXXRecordDecl &Closure) = 0;
