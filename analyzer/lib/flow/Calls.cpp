@@ -4,6 +4,7 @@
 #include "flow/DeviceFlow.h"
 #include "flow/FunctionSummaries.h"
 
+#include "ApiSpellings.h"
 #include "BodyFacts.h"
 #include "Syntax.h"
 
@@ -123,15 +124,17 @@ const ValueDecl *wholeRange(llvm::ArrayRef<const Expr *> Args) {
   return First && First == containerOfBound(*Args[1], "end") ? First : nullptr;
 }
 
-// Whether a container's type gives it elements: a `std::array<T, N>` or a
-// built-in array of N > 0 elements.
+// Whether a container's type gives it elements: a `std::array<T, N>` (a
+// std sequence holder whose size is its type's) or a built-in array of
+// N > 0 elements.
 bool hasElements(QualType Type) {
   Type = Type.getNonReferenceType();
   if (const auto *Fixed = dyn_cast<ConstantArrayType>(Type->getAsArrayTypeUnsafe()))
     return Fixed->getSize().getZExtValue() > 0;
   const auto *Array =
       dyn_cast_or_null<ClassTemplateSpecializationDecl>(Type->getAsCXXRecordDecl());
-  if (!Array || !Array->isInStdNamespace() || Array->getName() != "array")
+  if (!Array || !Array->isInStdNamespace() ||
+      stdHolder(Array->getQualifiedNameAsString()) != StdHolder::Sequence)
     return false;
   const TemplateArgumentList &Args = Array->getTemplateArgs();
   return Args.size() == 2 && Args[1].getKind() == TemplateArgument::Integral &&
