@@ -129,7 +129,7 @@ const ValueDecl *wholeRange(llvm::ArrayRef<const Expr *> Args) {
 // N > 0 elements.
 bool hasElements(QualType Type) {
   Type = Type.getNonReferenceType();
-  if (const auto *Fixed = dyn_cast<ConstantArrayType>(Type->getAsArrayTypeUnsafe()))
+  if (const auto *Fixed = dyn_cast_or_null<ConstantArrayType>(Type->getAsArrayTypeUnsafe()))
     return Fixed->getSize().getZExtValue() > 0;
   const auto *Array =
       dyn_cast_or_null<ClassTemplateSpecializationDecl>(Type->getAsCXXRecordDecl());
