@@ -261,20 +261,6 @@ private:
     return Object && Facts.Model.isTensor(Object->getType());
   }
 
-  // The lambda E is, through conversions and one-argument constructions
-  // (std::function's own).
-  static const LambdaExpr *lambdaIn(const Expr *E) {
-    while (E) {
-      E = E->IgnoreImplicit()->IgnoreParens();
-      if (const auto *Lambda = dyn_cast<LambdaExpr>(E))
-        return Lambda;
-      const auto *Construct = dyn_cast<CXXConstructExpr>(E);
-      if (!Construct || Construct->getNumArgs() != 1)
-        return nullptr;
-      E = Construct->getArg(0);
-    }
-    return nullptr;
-  }
 
 public:
   // The references to variables in the body, in the order of the walk

@@ -220,4 +220,17 @@ const Expr *convertedValue(const Expr *E) {
   }
 }
 
+const LambdaExpr *lambdaIn(const Expr *E) {
+  while (E) {
+    E = E->IgnoreImplicit()->IgnoreParens();
+    if (const auto *Lambda = dyn_cast<LambdaExpr>(E))
+      return Lambda;
+    const auto *Construct = dyn_cast<CXXConstructExpr>(E);
+    if (!Construct || Construct->getNumArgs() != 1)
+      return nullptr;
+    E = Construct->getArg(0);
+  }
+  return nullptr;
+}
+
 } // namespace placelint::analysis

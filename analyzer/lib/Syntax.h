@@ -10,6 +10,7 @@
 #include <optional>
 
 namespace clang {
+class LambdaExpr;
 class StringLiteral;
 class ValueDecl;
 } // namespace clang
@@ -66,6 +67,10 @@ const clang::Expr *constructedFrom(const clang::Expr *E);
 
 // Whether S is a call of Module::to on `this` (a module moving itself).
 bool isMoveOfThis(const clang::Stmt &S, const ApiModel &Model);
+
+// The lambda E is, through parentheses, conversions and one-argument
+// constructions (std::function's own); or null.
+const clang::LambdaExpr *lambdaIn(const clang::Expr *E);
 
 // The first statement in S's tree (S included, in pre-order) that Matches,
 // or null.

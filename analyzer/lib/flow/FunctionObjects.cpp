@@ -5,6 +5,8 @@
 // anything else, has no known target.
 #include "flow/DeviceFlow.h"
 
+#include "Syntax.h"
+
 #include "clang/AST/ExprCXX.h"
 #include "clang/AST/RecursiveASTVisitor.h"
 
@@ -14,20 +16,6 @@ using namespace clang;
 
 namespace {
 
-// The lambda E is, through the conversions and the one-argument
-// constructions (std::function's own) around it.
-const LambdaExpr *lambdaIn(const Expr *E) {
-  while (E) {
-    E = E->IgnoreImplicit();
-    if (const auto *Lambda = dyn_cast<LambdaExpr>(E))
-      return Lambda;
-    const auto *Construct = dyn_cast<CXXConstructExpr>(E);
-    if (!Construct || Construct->getNumArgs() != 1)
-      return nullptr;
-    E = Construct->getArg(0);
-  }
-  return nullptr;
-}
 
 // A class of namespace std that is no lambda itself: what holds a lambda
 // when one is stored in it.
