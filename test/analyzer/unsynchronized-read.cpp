@@ -90,6 +90,29 @@ void copyIntoPinnedBufferThenSynchronize(const torch::Tensor &batch) {
   log_metrics(staging);
 }
 
+// A blocking copy_ from the device into a host tensor waits for the work
+// queued before it, the non_blocking download included.
+void blockingCopyIntoHostWaits(const torch::Tensor &batch) {
+  torch::Tensor d = batch.to(torch::kCUDA) * 2;
+  torch::Tensor host = d.to(torch::kCPU, /*non_blocking=*/true);
+  torch::Tensor summary = torch::empty({1});
+  summary.copy_(d.sum());
+  log_metrics(host + summary);
+}
+
+// ...but a blocking copy_ between host tensors waits for nothing.
+void hostCopyDoesNotWait(const torch::Tensor &batch) {
+  torch::Tensor d = batch.to(torch::kCUDA) * 2;
+  torch::Tensor host = d.to(torch::kCPU, /*non_blocking=*/true);
+  torch::Tensor scratch = torch::empty({64});
+  scratch.copy_(torch::ones({64}));
+  log_metrics(host);
+  // CHECK-MESSAGES: :[[@LINE-1]]:15: warning: 'host' is read on the host before the non_blocking copy that fills it is synchronized; it may hold stale or partial values [placement-unsynchronized-read]
+  // CHECK-MESSAGES: :[[@LINE-5]]:26: note: copied here with non_blocking=true; synchronize before reading it
+  // CHECK-FIXES: {{^}}  torch::cuda::synchronize();{{$}}
+  // CHECK-FIXES-NEXT: {{^}}  log_metrics(host);{{$}}
+}
+
 // In a training loop: the loss of each step is downloaded without blocking
 // and logged at once.
 void trainingLoopLogsEachLoss(Net &model, const std::vector<torch::Tensor> &batches) {

@@ -141,20 +141,10 @@ ValueFact DeviceFlow::evaluateApiCall(const CallExpr &Call, ApiCall Api) {
     if (Method)
       return evaluateSync(*Method);
     break;
-  case CallKind::CrossDeviceCopy: {
-    if (!Method)
-      break;
-    // `host.copy_(d, /*non_blocking=*/true)`: the tensor's bytes now come
-    // from the queued copy, into the memory it was made with (its maker
-    // stays: a pinned staging buffer is still pinned).
-    ValueFact Written = factOf(Self);
-    if (!Model.isNonBlocking(Call))
-      return Written;
-    Written.Pending = &Call;
-    if (std::optional<Place> Where = placeOf(Self))
-      write(*Where, Written, nullptr, Call.getExprLoc());
-    return Written;
-  }
+  case CallKind::CrossDeviceCopy:
+    if (Method)
+      return evaluateCopyInto(*Method);
+    break;
   case CallKind::ReplacesData:
     // `t.set_data(other)`: t is other's tensor now, where other is.
     if (!Method || Args.empty())

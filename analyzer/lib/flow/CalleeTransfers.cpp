@@ -78,13 +78,18 @@ std::vector<CalleeTransfer> FunctionSummaries::transfersOfInputs(const FunctionD
         llvm::is_contained(Body.discardedTransfers(), T.Call))
       continue;
     CalleeTransfer Moved{T.Call, Export(T.Source.Devices), Export(T.Target), T.IsSync,
-                         T.NonBlocking};
+                         T.NonBlocking, T.IntoDestination};
     Moved.CalleeLoops = Loops;
-    if (std::optional<CallInput> Tensor =
-            inputBehind(*T.Call->getImplicitObjectArgument(), Callee, Body)) {
+    if (std::optional<CallInput> Tensor = inputBehind(*T.Tensor, Callee, Body)) {
       Moved.MovesInput = true;
       Moved.Inputs.push_back(*Tensor);
-      llvm::SmallVector<const Expr *, 4> Reads(T.Call->arguments());
+      // What else the copy reads: to()'s device, copy_'s destination.
+      llvm::SmallVector<const Expr *, 4> Reads;
+      if (T.IntoDestination)
+        Reads.push_back(T.Call->getImplicitObjectArgument());
+      for (const Expr *Arg : T.Call->arguments())
+        if (Arg != T.Tensor)
+          Reads.push_back(Arg);
       Moved.SameOnEachCall = AddInputs(Moved, Reads);
     }
     Found.push_back(std::move(Moved));
@@ -96,7 +101,7 @@ std::vector<CalleeTransfer> FunctionSummaries::transfersOfInputs(const FunctionD
       continue;
     const CalleeTransfer &There = Deeper.Transfer;
     CalleeTransfer Moved{There.Call, Export(There.Source), Export(There.Target), There.IsSync,
-                         There.NonBlocking};
+                         There.NonBlocking, There.IntoDestination};
     Moved.CalleeLoops = Loops || There.CalleeLoops;
     // The input a call here gave the deeper function, as an input of Callee.
     auto InputHere = [&](unsigned I) -> std::optional<CallInput> {

@@ -154,6 +154,8 @@ private:
   // Transfers.cpp
   ValueFact evaluateTransfer(const clang::CXXMemberCallExpr &Call, ApiCall Api);
   ValueFact evaluateSync(const clang::CXXMemberCallExpr &Call);
+  // `d.copy_(s[, non_blocking])`: s's bytes into d's memory, on d's device.
+  ValueFact evaluateCopyInto(const clang::CXXMemberCallExpr &Call);
   // The host waited for the device at Sync: the values that non_blocking
   // downloads are filling are complete from here on (made by Sync).
   // A stream's synchronize() (OnStream: that stream, flow/Streams.cpp)

@@ -247,8 +247,15 @@ const Transfer *FunctionFacts::transferThatMade(const ValueFact &Fact) const {
   if (const ValueFact *Source = convertedSource(Fact))
     return transferThatMade(*Source);
   auto It = Fact.MadeBy ? TransferIndex.find(Fact.MadeBy) : TransferIndex.end();
-  return It == TransferIndex.end() || Transfers[It->second].IsSync ? nullptr
-                                                                   : &Transfers[It->second];
+  if (It == TransferIndex.end())
+    return nullptr;
+  const Transfer &T = Transfers[It->second];
+  return T.IsSync || T.IntoDestination ? nullptr : &T;
+}
+
+const Transfer *FunctionFacts::transferAt(const Expr &Call) const {
+  auto It = TransferIndex.find(&Call);
+  return It == TransferIndex.end() ? nullptr : &Transfers[It->second];
 }
 
 std::optional<llvm::SmallVector<const ValueFact *, 2>>

@@ -53,16 +53,20 @@ struct Operation {
   llvm::SmallVector<Operand, 3> Operands;
 };
 
-// A device change asked for by `to`, `cuda`, `cpu`, or a copy to the host by
-// `item()`.
+// A device change asked for by `to`, `cuda`, `cpu`, a copy to the host by
+// `item()`, or a copy into a tensor that already exists (`d.copy_(h)`).
 struct Transfer {
   const clang::CXXMemberCallExpr *Call = nullptr;
-  ValueFact Source;  // the tensor before the call
+  const clang::Expr *Tensor = nullptr; // what is copied: the object, or copy_'s argument
+  ValueFact Source;  // Tensor's fact before the call
   DeviceSet Target;  // where the call moves it
   bool IsSync = false; // item(): the value itself comes to the host
   // Asked not to block (`to(kCPU, /*non_blocking=*/true)`): the copy is
   // queued, its bytes arrive later.
   bool NonBlocking = false;
+  // copy_: the bytes go into the memory of the tensor it is called on
+  // (Target: its devices); no new tensor is made.
+  bool IntoDestination = false;
 };
 
 // A point where the host waits for the device's queued work:
@@ -190,6 +194,9 @@ public:
   const clang::CallExpr *callThatMade(const ValueFact &Fact, ApiCall &Api) const;
   // The transfer (to/cuda/cpu) whose copy the value is, or null.
   const Transfer *transferThatMade(const ValueFact &Fact) const;
+  // The transfer Call records (a to/cuda/cpu, item() or copy_ this
+  // function runs), or null.
+  const Transfer *transferAt(const clang::Expr &Call) const;
   // The dtype conversion (`to(kHalf)`, a to() that names no device) that
   // made the value, here, or null. The queries above and below look through
   // it to its tensor: the factory, move or transfer behind a converted

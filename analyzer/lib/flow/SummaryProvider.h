@@ -48,6 +48,7 @@ struct CalleeTransfer {
   DeviceSet Target;
   bool IsSync = false; // item(): the value itself comes to the host
   bool NonBlocking = false; // asked not to block (`to(d, /*non_blocking=*/true)`)
+  bool IntoDestination = false; // copy_ into a tensor that exists (Transfer::IntoDestination)
   // The tensor moved is what a call gives (Inputs' first), unchanged in the
   // callee; otherwise the callee made it.
   bool MovesInput = false;

@@ -1,6 +1,7 @@
 // Transfers: `to(device | options | tensor)`, `cuda([index])`, `cpu()`,
 // which give a new tensor on the target device (the tensor itself when it
-// is already there), and `item()`, which copies the value to the host.
+// is already there), `item()`, which copies the value to the host, and
+// `copy_`, which copies into a tensor that exists.
 #include "flow/DeviceFlow.h"
 
 #include "Syntax.h"
@@ -59,7 +60,7 @@ ValueFact DeviceFlow::evaluateTransfer(const CXXMemberCallExpr &Call, ApiCall Ap
     }
   }
   bool NonBlocking = Model.isNonBlocking(Call);
-  Facts.record(Transfer{&Call, Source, Target, /*IsSync=*/false, NonBlocking});
+  Facts.record(Transfer{&Call, Object, Source, Target, /*IsSync=*/false, NonBlocking});
   std::optional<AbstractDevice> From = Source.Devices.single();
   std::optional<AbstractDevice> To = Target.single();
   // A blocking copy from the device to the host waits for the device's work.
@@ -81,12 +82,40 @@ ValueFact DeviceFlow::evaluateTransfer(const CXXMemberCallExpr &Call, ApiCall Ap
 }
 
 ValueFact DeviceFlow::evaluateSync(const CXXMemberCallExpr &Call) {
-  ValueFact Source = factOf(Call.getImplicitObjectArgument());
-  Facts.record(Transfer{&Call, Source, DeviceSet::of(AbstractDevice::cpu()), /*IsSync=*/true});
+  const Expr *Object = Call.getImplicitObjectArgument();
+  ValueFact Source = factOf(Object);
+  Facts.record(Transfer{&Call, Object, Source, DeviceSet::of(AbstractDevice::cpu()), /*IsSync=*/true});
   // item() of a device tensor waits for the work queued before it.
   if (std::optional<AbstractDevice> From = Source.Devices.single(); !From || !From->isCpu())
     completeDownloads(Call);
   return ValueFact();
+}
+
+ValueFact DeviceFlow::evaluateCopyInto(const CXXMemberCallExpr &Call) {
+  const Expr *Destination = Call.getImplicitObjectArgument();
+  ValueFact Written = factOf(Destination);
+  if (Call.getNumArgs() == 0)
+    return Written;
+  const Expr *Copied = Call.getArg(0);
+  ValueFact Source = factOf(Copied);
+  bool NonBlocking = Model.isNonBlocking(Call);
+  Facts.record(Transfer{&Call, Copied, Source, Written.Devices, /*IsSync=*/false, NonBlocking,
+                        /*IntoDestination=*/true});
+  std::optional<AbstractDevice> From = Source.Devices.single();
+  std::optional<AbstractDevice> To = Written.Devices.single();
+  if (!NonBlocking) {
+    // A blocking copy from the device to the host waits for the device's work.
+    if (To && To->isCpu() && !(From && From->isCpu()))
+      completeDownloads(Call);
+    return Written;
+  }
+  // `host.copy_(d, /*non_blocking=*/true)`: the tensor's bytes now come
+  // from the queued copy, into the memory it was made with (its maker
+  // stays: a pinned staging buffer is still pinned).
+  Written.Pending = &Call;
+  if (std::optional<Place> Where = placeOf(Destination))
+    write(*Where, Written, nullptr, Call.getExprLoc());
+  return Written;
 }
 
 void DeviceFlow::completeDownloads(const Expr &Sync, std::optional<const ValueDecl *> OnStream) {

@@ -144,7 +144,7 @@ std::optional<CreateThenMoveFinding> createThenMove(const FunctionFacts &Facts,
   // too: what one caller then moves was not made only to be moved.
   bool MadeHere = &Facts.makerFacts(T.Source) == &Facts;
   const CallExpr *Factory =
-      T.IsSync || !MadeHere ? nullptr : Facts.hostFactoryThatMade(T.Source);
+      T.IsSync || T.IntoDestination || !MadeHere ? nullptr : Facts.hostFactoryThatMade(T.Source);
   // A move to the cpu moves nothing; one to a device not known here
   // (`to(x.device())`, `to(pick_device())`) may well move.
   bool ToHost = llvm::all_of(T.Target.devices(),

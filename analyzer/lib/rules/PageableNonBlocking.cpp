@@ -322,11 +322,12 @@ void diagnosePageableNonBlocking(const FunctionFacts &Facts, FindingsHandler &Ha
     Handler.onPageableNonBlocking(
         {&Copy, &Source, Maker, Factory && initializesSource(Source, *Maker)});
   };
+  // An upload (`x.to(device, true)`, `d.copy_(x, true)`): to a device that
+  // is not (only) the host.
   for (const Transfer &T : Facts.transfers()) {
-    // An upload: to a device that is not (only) the host.
     if (T.IsSync || !T.NonBlocking || !T.Target.isKnown() || onHostOnly(T.Target))
       continue;
-    Report(*T.Call, *T.Call->getImplicitObjectArgument(), T.Source);
+    Report(*T.Call, *T.Tensor, T.Source);
   }
   // A helper of the unit that uploads what its caller gives it: the memory
   // is the caller's argument's, reported at the helper's copy.
@@ -337,26 +338,10 @@ void diagnosePageableNonBlocking(const FunctionFacts &Facts, FindingsHandler &Ha
     const Expr *Given = Through.Given.empty() ? nullptr : Through.Given.front();
     if (const ValueFact *Source = Given && T.MovesInput ? Facts.factAt(Given) : nullptr)
       Report(*T.Call, *Given, *Source);
-    else if (const ValueFact *Field = fieldGivenByCall(Facts, *T.Call, *Through.Through))
+    else if (const ValueFact *Field = T.IntoDestination
+                                          ? nullptr
+                                          : fieldGivenByCall(Facts, *T.Call, *Through.Through))
       Report(*T.Call, *T.Call->getImplicitObjectArgument(), *Field);
-  }
-  // `d.copy_(x, true)` into a tensor that may be on a device, in
-  // control-flow order.
-  llvm::SmallVector<const CXXMemberCallExpr *, 4> Copies;
-  for (const auto &[E, Fact] : Facts.expressions())
-    if (const auto *Copy = dyn_cast<CXXMemberCallExpr>(E))
-      Copies.push_back(Copy);
-  const FunctionSequence &Sequence = Facts.sequence();
-  llvm::sort(Copies, [&](const Expr *L, const Expr *R) { return Sequence.isEarlier(*L, *R); });
-  for (const CXXMemberCallExpr *Copy : Copies) {
-    if (Copy->getNumArgs() == 0 ||
-        Model.classifyCall(*Copy).Kind != CallKind::CrossDeviceCopy || !Model.isNonBlocking(*Copy))
-      continue;
-    const ValueFact *Destination = Facts.factAt(Copy->getImplicitObjectArgument());
-    const ValueFact *Source = Facts.factAt(Copy->getArg(0));
-    if (Destination && Source && Destination->Devices.isKnown() &&
-        !onHostOnly(Destination->Devices))
-      Report(*Copy, *Copy->getArg(0), *Source);
   }
 }
 

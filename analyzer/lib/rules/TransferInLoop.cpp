@@ -356,7 +356,7 @@ void diagnoseThroughCalls(const FunctionFacts &Facts, FindingsHandler &Handler) 
   for (const TransferThroughCall &Moved : Facts.calleeTransfers()) {
     const Stmt *Loop = Body.loopAroundCall(*Moved.Through);
     const CalleeTransfer &T = Moved.Transfer;
-    if (!Loop || Body.isPeriodic(*Moved.Through) || !T.Target.isKnown() || T.Source.isBottom() ||
+    if (!Loop || T.IntoDestination || Body.isPeriodic(*Moved.Through) || !T.Target.isKnown() || T.Source.isBottom() ||
         Reported.contains(T.Call) || alreadyThere(T.Source, T.Target))
       continue;
     // Inside a method, "the module's device" is its object's, which this
@@ -395,6 +395,10 @@ void diagnoseTransferInLoop(const FunctionFacts &Facts, FindingsHandler &Handler
   BodyFacts &Body = Facts.body();
   diagnoseThroughCalls(Facts, Handler);
   for (const Transfer &T : Facts.transfers()) {
+    // A copy into a buffer made before the loop is this rule's fix, not
+    // its bug (`staging.copy_(batch)`).
+    if (T.IntoDestination)
+      continue;
     const Stmt *Loop = Body.loopAround(*T.Call);
     if (!Loop) {
       diagnosePerCall(T, Facts, Handler);

@@ -102,13 +102,8 @@ std::pair<const Stmt *, const CompoundStmt *> statementOf(const FunctionSequence
 
 // The fact of the tensor the copy reads.
 const ValueFact *copiedFrom(const FunctionFacts &Facts, const CallExpr &Copy) {
-  const ValueFact *Source = nullptr;
-  const auto *Method = dyn_cast<CXXMemberCallExpr>(&Copy);
-  if (Method && Facts.body().model().classifyCall(Copy).Kind == CallKind::CrossDeviceCopy)
-    Source = Copy.getNumArgs() ? Facts.factAt(Copy.getArg(0)) : nullptr;
-  else if (Method)
-    Source = Facts.factAt(Method->getImplicitObjectArgument());
-  return Source;
+  const Transfer *T = Facts.transferAt(Copy);
+  return T ? &T->Source : nullptr;
 }
 
 // Whether the copy reads a tensor that may be on a device (a download of a
