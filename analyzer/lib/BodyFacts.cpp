@@ -47,6 +47,13 @@ public:
   // A lambda's body is a function of its own, analysed separately.
   bool TraverseLambdaExpr(LambdaExpr *Lambda) {
     Facts.Lambdas.push_back(Lambda);
+    // What it does runs where it is called: the body mentions the API when
+    // the lambda does (`[&] { m = zeros({n}).to(*dev); }();` in a constructor).
+    if (!Facts.MentionsApi)
+      Facts.MentionsApi = findInTree(Lambda->getBody(), [&](const Stmt &S) {
+        const auto *E = dyn_cast<Expr>(&S);
+        return E && Facts.Model.classify(E->getType()) != ValueKind::Other;
+      });
     for (const LambdaCapture &Capture : Lambda->captures())
       if (Capture.capturesVariable() && Capture.getCaptureKind() == LCK_ByRef)
         ByReference.push_back({Capture.getCapturedVar(), Lambda});

@@ -255,19 +255,30 @@ ValueFact DeviceFlow::summaryCall(const CallExpr &Call, const FunctionDecl &Call
     ObjectValue = OnThis ? objectOf(Current) : valueOf(Object);
     Given.Object = &ObjectValue;
   }
-  // A lambda finds what it captured: by reference, as it is now; by copy,
-  // as it was made.
+  // A lambda finds what it captured: by reference (its object's fields
+  // too, when it captured `this`), as it is now; by copy, as it was made.
+  // One made in this function was made with what this analysis gives it
+  // (an instantiation's parameters); the summaries' record, which joins
+  // every analysis that made it, serves only one made elsewhere.
   EntryFacts Captured;
+  const LambdaExpr *Lambda = IsLambda ? Facts.body().lambdaOf(*Method->getParent()) : nullptr;
   if (IsLambda) {
     Facts.recordLambdaCall(*Definition, Args);
-    if (const EntryFacts *Made = Summaries.capturesOf(*Method->getParent()))
+    if (const EntryFacts *Made = Lambda ? std::as_const(Facts).capturesOf(*Lambda)
+                                        : Summaries.capturesOf(*Method->getParent()))
       Captured = *Made;
-    if (const LambdaExpr *Lambda = Facts.body().lambdaOf(*Method->getParent()))
+    // Values made here are this analysis' own (MadeIn marks them for the
+    // lambda's analysis at the top level, which outlives no one).
+    for (auto &[Path, Fact] : Captured.Known)
+      if (Fact.MadeIn == &Facts)
+        Fact.MadeIn = nullptr;
+    if (Lambda)
       for (const LambdaCapture &Capture : Lambda->captures())
-        if (Capture.capturesVariable() && Capture.getCaptureKind() == LCK_ByRef)
-          for (const auto &[Path, Fact] : Current)
-            if (Path.root() == Capture.getCapturedVar())
-              Captured.Known[Path] = Fact;
+        for (const auto &[Path, Fact] : Current)
+          if ((Capture.capturesThis() && isa<FieldDecl>(Path.root())) ||
+              (Capture.capturesVariable() && Capture.getCaptureKind() == LCK_ByRef &&
+               Path.root() == Capture.getCapturedVar()))
+            Captured.Known[Path] = Fact;
     Given.Captures = &Captured;
   }
   CallSummary Summary = Summaries.summarize(*Definition, Given);
@@ -341,6 +352,24 @@ ValueFact DeviceFlow::summaryCall(const CallExpr &Call, const FunctionDecl &Call
       std::optional<Place> Where = Bound ? placeOf(Bound) : std::optional(Place{AccessPath(Var)});
       if (Where)
         write(*Where, Value, nullptr, Call.getExprLoc());
+    }
+    // Through a captured `this`: the fields of the object it changed.
+    if (ThisField && !Summary.Object)
+      forgetFields();
+    for (const auto &[Relative, Fact] : ThisField && Summary.Object
+                                            ? Summary.Object->Parts
+                                            : llvm::ArrayRef<AbstractValue::Part>()) {
+      const FieldDecl *Field = Relative.steps().front().asField();
+      if (!Field || Field->getParent() == Method->getParent())
+        continue;
+      AccessPath Path(Field);
+      for (AccessStep Step : Relative.steps().drop_front())
+        Path = *Path.child(Step);
+      // Not one it left as given: the caller's facts of it (its maker) stay.
+      auto Given = Captured.Known.find(Path);
+      if (Given == Captured.Known.end() || Given->second.Devices != Fact.Devices ||
+          Given->second.Dim != Fact.Dim || Fact.MadeIn)
+        write({Path}, Fact, nullptr, Call.getExprLoc());
     }
   }
   for (unsigned I = 0; I < ArgExprs.size() && I < Summary.ByReference.size(); ++I)

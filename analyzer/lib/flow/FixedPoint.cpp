@@ -240,6 +240,11 @@ void DeviceFlow::visitElement(const CFGElement &Element) {
   if (const auto *Lambda = dyn_cast<LambdaExpr>(S)) {
     EntryFacts Captured;
     for (const LambdaCapture &Capture : Lambda->captures()) {
+      // `this`: the fields of the object, as they are here.
+      if (Capture.capturesThis())
+        for (const auto &[Path, Fact] : Current)
+          if (isa<FieldDecl>(Path.root()))
+            Captured.Known[Path] = Fact;
       if (!Capture.capturesVariable())
         continue;
       const ValueDecl *Var = Capture.getCapturedVar();
