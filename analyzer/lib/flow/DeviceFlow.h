@@ -104,6 +104,11 @@ private:
   void noteCudaUse(const clang::Expr &Use, const ValueFact &Device);
   void resolveCudaGuards();
 
+  // HostReads.cpp
+  // After the fixed point: the reads of values that a non_blocking
+  // download still fills (FunctionFacts::hostReads).
+  void recordHostReads();
+
   // Expressions.cpp
   ValueFact factOf(const clang::Expr *E);
   AbstractValue valueOf(const clang::Expr *E);

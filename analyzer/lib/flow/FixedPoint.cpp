@@ -95,6 +95,7 @@ bool DeviceFlow::run() {
     Facts.setExit(std::move(Object), std::move(ByReference));
   }
   Facts.keepGraph(std::move(Graph));
+  recordHostReads();
   return true;
 }
 

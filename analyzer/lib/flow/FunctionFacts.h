@@ -77,6 +77,14 @@ struct Synchronization {
   const clang::Expr *Call = nullptr;
 };
 
+// A use of a host tensor's values (a method, an operator, a function
+// outside the unit) while a non_blocking download still fills it. Only
+// these reads are recorded: the only ones a rule asks about.
+struct HostRead {
+  const clang::Expr *E = nullptr;        // a variable, a field, a call handing the tensor back
+  const clang::CallExpr *Copy = nullptr; // the download still pending there
+};
+
 // A CUDA device written in the code (`.cuda()`, `kCUDA`, `"cuda:1"` where a
 // device is expected), and whether availability checks guard it: every path
 // to it, here or in every caller, passed `cuda::is_available()` (one device)
@@ -164,6 +172,8 @@ public:
   llvm::ArrayRef<CudaRequest> cudaRequests() const { return CudaRequests; }
   llvm::ArrayRef<ParameterUse> parameterUses() const { return ParameterUses; }
   llvm::ArrayRef<Synchronization> synchronizations() const { return Synchronizations; }
+  // In control-flow order: recorded once, after the fixed point.
+  llvm::ArrayRef<HostRead> hostReads() const { return HostReads; }
   // Operations in the functions this one calls that fail with what the
   // calls give them (Finding.Through: the call here).
   llvm::ArrayRef<CalleeFailure> calleeFailures() const { return CalleeFailures; }
@@ -252,6 +262,7 @@ public:
   void record(TransferThroughCall Moved);
   void record(Synchronization Sync);
   void record(ReadThroughCall Read);
+  void recordHostReads(std::vector<HostRead> Reads) { HostReads = std::move(Reads); }
   // What a call of a function of the unit returned, as the callee made it.
   void recordCallResult(const clang::CallExpr &Call, const ValueFact &Returned);
   void recordCudaRequest(const clang::Expr &Where, unsigned Block, unsigned DevicesNeeded);
@@ -315,6 +326,7 @@ private:
   llvm::DenseMap<const clang::Expr *, unsigned> TransferIndex;
   std::vector<ParameterUse> ParameterUses;
   std::vector<Synchronization> Synchronizations;
+  std::vector<HostRead> HostReads;
   llvm::DenseMap<const clang::Expr *, unsigned> SynchronizationIndex;
   std::vector<CalleeFailure> CalleeFailures;
   std::vector<ReadThroughCall> ReadsThroughCalls;
