@@ -19,6 +19,38 @@ using namespace clang;
 
 namespace {
 
+// How many requires_grad_() calls on a copy are looked through.
+constexpr unsigned kMaxMarks = 4;
+
+// The move whose copy Fact is, made in a function of the unit that this one
+// called (a helper filling a list it takes by reference, a lambda, a
+// method), of a value this function gave it (an argument, a capture, a
+// field it set): the callee's analysis holds the move, but the maker of the
+// value it moved is an expression of this function, which the callee's
+// analysis cannot judge and this one can (whether it asked for
+// requires_grad). requires_grad_() on the copy leaves it a copy.
+const CXXMemberCallExpr *moveOfGivenValue(const FunctionFacts &Facts, const ValueFact &Fact) {
+  const ValueFact *Copy = Facts.madeInCallee(Fact);
+  Copy = Copy ? Copy : &Fact;
+  const FunctionFacts &Home = Facts.makerFacts(*Copy);
+  if (&Home == &Facts)
+    return nullptr;
+  for (unsigned Depth = 0; Copy && Depth < kMaxMarks; ++Depth) {
+    ApiCall Api;
+    const auto *Mark = dyn_cast_or_null<CXXMemberCallExpr>(Home.callThatMade(*Copy, Api));
+    if (!Mark || Api.Kind != CallKind::MarkRequiresGrad)
+      break;
+    Copy = Home.factAt(Mark->getImplicitObjectArgument());
+  }
+  const Transfer *Move = Copy ? Home.transferThatMade(*Copy) : nullptr;
+  if (!Move)
+    return nullptr;
+  const ValueFact &Moved = Move->Source;
+  bool MadeHere = Moved.MadeBy && !Moved.MadeIn && !Home.factAt(Moved.MadeBy) &&
+                  Facts.factAt(Moved.MadeBy);
+  return MadeHere && Facts.requiresGrad(Moved) ? Move->Call : nullptr;
+}
+
 // The moves whose non-leaf copy the tensor of Use may be: the one that made
 // its value, or, where paths that store different values into a local meet
 // (the same move written in both branches of an `if`), each one stored,
@@ -26,6 +58,8 @@ namespace {
 llvm::SmallVector<const CXXMemberCallExpr *, 2>
 nonLeafMoves(const FunctionFacts &Facts, const ParameterUse &Use) {
   if (const CXXMemberCallExpr *Move = Facts.nonLeafMove(Use.Fact))
+    return {Move};
+  if (const CXXMemberCallExpr *Move = moveOfGivenValue(Facts, Use.Fact))
     return {Move};
   const auto *Ref = Use.Tensor && !Use.Fact.MadeBy
                         ? dyn_cast<DeclRefExpr>(
