@@ -7,6 +7,7 @@
 // nothing is reported (the limit on the rule page).
 #include <torch/torch.h>
 #include <cstdlib>
+#include <vector>
 
 void initialisedInBothBranches(torch::Device device) {
   torch::Tensor weight;
@@ -54,6 +55,57 @@ void movedThenMarkedInBothBranches(torch::Device device) {
     weight = torch::zeros({4, 1}).to(device);
   weight.requires_grad_();
   torch::optim::SGD optimizer({weight}, torch::optim::SGDOptions(0.1));
+}
+
+// A list that each branch fills with copies of the same weights: every
+// value put into it is a non-leaf copy.
+void listFilledInBothBranches(torch::Device device) {
+  std::vector<torch::Tensor> host = {torch::randn({4, 1}, torch::requires_grad()),
+                                     torch::zeros({1}, torch::requires_grad())};
+  std::vector<torch::Tensor> params;
+  if (std::getenv("FINE_TUNE") != nullptr) {
+    for (const auto &p : host)
+      params.push_back(p.to(device));
+    // CHECK-MESSAGES: :[[@LINE-1]]:26: warning: '.to()' copies a tensor that requires grad, and the copy is used as a parameter: it is not a leaf, so it never gets a gradient; create the tensor on the device, or move it first and call requires_grad_() after [placement-non-leaf-parameter]
+    // CHECK-MESSAGES: :[[@LINE+7]]:21: note: the optimizer is given the copy 'params' here; it never updates it
+  } else {
+    for (const auto &p : host)
+      params.emplace_back(p.to(device));
+    // CHECK-MESSAGES: :[[@LINE-1]]:29: warning: '.to()' copies a tensor that requires grad, and the copy is used as a parameter: it is not a leaf, so it never gets a gradient; create the tensor on the device, or move it first and call requires_grad_() after [placement-non-leaf-parameter]
+    // CHECK-MESSAGES: :[[@LINE+2]]:21: note: the optimizer is given the copy 'params' here; it never updates it
+  }
+  torch::optim::SGD optimizer(params, torch::optim::SGDOptions(0.1));
+}
+
+// Look-alikes: one branch puts leaves into the list (the known false
+// negative below, for lists) ...
+void listFilledWithLeavesOnOneBranch(torch::Device device) {
+  std::vector<torch::Tensor> host = {torch::randn({4, 1}, torch::requires_grad())};
+  std::vector<torch::Tensor> params;
+  if (std::getenv("FINE_TUNE") != nullptr) {
+    for (const auto &p : host)
+      params.push_back(p.to(device));
+  } else {
+    for (const auto &p : host)
+      params.push_back(p.to(device).detach().requires_grad_());
+  }
+  torch::optim::SGD optimizer(params, torch::optim::SGDOptions(0.1));
+}
+
+// ... and copies put in both branches, then replaced in place by leaves.
+void listFilledInBothBranchesThenReplaced(torch::Device device) {
+  std::vector<torch::Tensor> host = {torch::randn({4, 1}, torch::requires_grad())};
+  std::vector<torch::Tensor> params;
+  if (std::getenv("FINE_TUNE") != nullptr) {
+    for (const auto &p : host)
+      params.push_back(p.to(device));
+  } else {
+    for (const auto &p : host)
+      params.push_back(p.to(device));
+  }
+  for (auto &p : params)
+    p = p.detach().requires_grad_();
+  torch::optim::SGD optimizer(params, torch::optim::SGDOptions(0.1));
 }
 
 // Known false negative: a move on one path, a leaf on the other.

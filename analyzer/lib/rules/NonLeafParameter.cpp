@@ -6,6 +6,7 @@
 // parameters in place, so it makes no such copy.
 #include "rules/Rules.h"
 
+#include "BodyFacts.h"
 #include "Syntax.h"
 #include "flow/FunctionFacts.h"
 #include "placelint/analysis/Findings.h"
@@ -51,10 +52,59 @@ const CXXMemberCallExpr *moveOfGivenValue(const FunctionFacts &Facts, const Valu
   return MadeHere && Facts.requiresGrad(Moved) ? Move->Call : nullptr;
 }
 
+// The values a function puts into its local list Var, for a use whose fact
+// is their join: its initializer's elements and each push_back /
+// emplace_back of one value. Nullopt when the list may change otherwise
+// (assigned, an element written or changed in place, handed to code that
+// may change it, its address taken, another non-const method called on it)
+// or a value put in was not evaluated here (a lambda's push).
+std::optional<llvm::SmallVector<const ValueFact *, 2>> putInto(const FunctionFacts &Facts,
+                                                               const VarDecl &Var) {
+  const BodyFacts &Body = Facts.body();
+  const Stmt *Code = Facts.function().getBody();
+  if (!Code || !Var.isLocalVarDecl() || Var.getType()->isReferenceType() ||
+      Body.isEscaped(Var) || Body.changesIn(Var, *Code))
+    return std::nullopt;
+  llvm::SmallVector<const Expr *, 4> Values;
+  if (const Expr *Init = Var.getInit()) {
+    const auto *Empty = dyn_cast<CXXConstructExpr>(Init);
+    std::optional<llvm::SmallVector<const Expr *, 4>> Elements = listElements(Init);
+    if (Elements)
+      Values.append(Elements->begin(), Elements->end());
+    else if (!Empty || Empty->getNumArgs() != 0)
+      return std::nullopt;
+  }
+  bool Other = findInTree(Code, [&](const Stmt &S) {
+    const auto *Call = dyn_cast<CXXMemberCallExpr>(&S);
+    const auto *Object =
+        Call ? dyn_cast_or_null<DeclRefExpr>(
+                   Call->getImplicitObjectArgument()->IgnoreParenImpCasts())
+             : nullptr;
+    if (!Object || Object->getDecl() != &Var || Call->getMethodDecl()->isConst())
+      return false;
+    if (Body.model().classifyCall(*Call).Kind != CallKind::ListInsert ||
+        Call->getNumArgs() != 1)
+      return true;
+    Values.push_back(Call->getArg(0));
+    return false;
+  }) != nullptr;
+  if (Other)
+    return std::nullopt;
+  llvm::SmallVector<const ValueFact *, 2> Put;
+  for (const Expr *Value : Values) {
+    const ValueFact *Fact = Facts.factAt(stripCopies(Value)->IgnoreParenImpCasts());
+    if (!Fact)
+      return std::nullopt;
+    Put.push_back(Fact);
+  }
+  return Put;
+}
+
 // The moves whose non-leaf copy the tensor of Use may be: the one that made
 // its value, or, where paths that store different values into a local meet
-// (the same move written in both branches of an `if`), each one stored,
-// when every value stored there is such a copy.
+// (the same move written in both branches of an `if`, or pushed into a
+// list in both), each one stored, when every value stored there is such a
+// copy.
 llvm::SmallVector<const CXXMemberCallExpr *, 2>
 nonLeafMoves(const FunctionFacts &Facts, const ParameterUse &Use) {
   if (const CXXMemberCallExpr *Move = Facts.nonLeafMove(Use.Fact))
@@ -66,12 +116,15 @@ nonLeafMoves(const FunctionFacts &Facts, const ParameterUse &Use) {
                               stripCopies(Use.Tensor)->IgnoreParenImpCasts())
                         : nullptr;
   const auto *Var = Ref ? dyn_cast<VarDecl>(Ref->getDecl()) : nullptr;
+  bool IsList =
+      Var && Facts.body().model().classify(Var->getType()) == ValueKind::TensorList;
   std::optional<llvm::SmallVector<const ValueFact *, 2>> Stored =
-      Var ? Facts.storedInto(*Var) : std::nullopt;
+      !Var ? std::nullopt : IsList ? putInto(Facts, *Var) : Facts.storedInto(*Var);
   llvm::SmallVector<const CXXMemberCallExpr *, 2> Moves;
   for (const ValueFact *Value :
        Stored ? *Stored : llvm::SmallVector<const ValueFact *, 2>()) {
     const CXXMemberCallExpr *Move = Facts.nonLeafMove(*Value);
+    Move = Move ? Move : moveOfGivenValue(Facts, *Value);
     if (!Move)
       return {};
     Moves.push_back(Move);
