@@ -1,0 +1,63 @@
+// Class: placement-non-leaf-parameter, with the bug (two moves).
+// Modelled on: matrix-factorisation recommenders written against raw
+// tensors in C++ (no nn::Module), and the forum threads "parameters not
+// updating after .to(device)" / "grad is None after moving to GPU"
+// (discuss.pytorch.org), where requires_grad is set before the move.
+// Why it is a bug: the factor matrices are created with requires_grad on
+// the host and then moved: the members hold the copies, which are not
+// leaves; Adam is given the copies, backward() never fills their grad(),
+// and the model never learns.
+// Twin: nonleaf_factorization_members_moved_fixed.cpp
+#include <torch/torch.h>
+
+#include <iostream>
+#include <vector>
+
+namespace recsys {
+
+class MatrixFactorization {
+ public:
+  MatrixFactorization(int64_t users, int64_t items, int64_t rank, torch::Device device) {
+    user_factors_ = torch::randn({users, rank}, torch::requires_grad()).to(device); // expect: placement-non-leaf-parameter
+    item_factors_ = torch::randn({items, rank}, torch::requires_grad()).to(device); // expect: placement-non-leaf-parameter
+  }
+
+  torch::Tensor predict(const torch::Tensor& users, const torch::Tensor& items) const {
+    return (user_factors_.index_select(0, users) * item_factors_.index_select(0, items)).sum(1);
+  }
+
+  std::vector<torch::Tensor> parameters() const { return {user_factors_, item_factors_}; }
+
+ private:
+  torch::Tensor user_factors_;
+  torch::Tensor item_factors_;
+};
+
+}  // namespace recsys
+
+int main() {
+  const torch::Device device = torch::cuda::is_available() ? torch::kCUDA : torch::kCPU;
+  const int64_t users = 500, items = 800;
+  recsys::MatrixFactorization mf(users, items, 16, device);
+  torch::optim::Adam opt(mf.parameters(), torch::optim::AdamOptions(0.01));
+
+  auto u = torch::randint(0, users, {20000}, torch::kLong);
+  auto v = torch::randint(0, items, {20000}, torch::kLong);
+  auto r = torch::rand({20000}) * 5;
+  for (int epoch = 0; epoch < 10; ++epoch) {
+    auto perm = torch::randperm(u.size(0), torch::kLong);
+    auto epoch_loss = torch::zeros({}, torch::device(device));
+    for (int64_t i = 0; i < perm.size(0); i += 1024) {
+      auto idx = perm.slice(0, i, i + 1024);
+      auto bu = u.index_select(0, idx).to(device);
+      auto bv = v.index_select(0, idx).to(device);
+      auto br = r.index_select(0, idx).to(device);
+      opt.zero_grad();
+      auto loss = torch::mse_loss(mf.predict(bu, bv), br);
+      loss.backward();
+      opt.step();
+      epoch_loss += loss.detach();
+    }
+    std::cout << "epoch " << epoch << " mse " << epoch_loss.item<double>() << '\n';
+  }
+}
