@@ -31,6 +31,10 @@ std::optional<CallInput> inputOf(const ValueDecl &Var, const FunctionDecl &Calle
   if (Method && Method->getParent()->isLambda() && isa<VarDecl>(Var) &&
       !Callee.Encloses(Var.getDeclContext()))
     return CallInput{std::nullopt, &Var};
+  // A field of a method's object: what the caller's object holds there.
+  if (const auto *Field = dyn_cast<FieldDecl>(&Var); Field && Method && !Method->isStatic() &&
+                                                     Field->getParent() == Method->getParent())
+    return CallInput{std::nullopt, &Var};
   return std::nullopt;
 }
 

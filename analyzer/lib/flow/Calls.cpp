@@ -288,12 +288,41 @@ ValueFact DeviceFlow::summaryCall(const CallExpr &Call, const FunctionDecl &Call
   }
   for (const UnsynchronizedReadFinding &Read : Summary.PendingReads)
     Facts.record(ReadThroughCall{Read, &Call});
+  // What the object's field holds here, given as an expression of this
+  // function, the way a parameter is given its argument: the initializer
+  // the object's construction gave it (an aggregate's, or the argument its
+  // constructor stores unchanged), while the field still holds that value
+  // (the maker and devices it had there). Null otherwise: for `this`'s
+  // (the caller's own field, which its callers give in turn), for an
+  // object of no variable here, or set since (a setter, an assignment).
+  auto FieldGiven = [&](const FieldDecl &Field) -> const Expr * {
+    const auto *Ref =
+        Object ? dyn_cast<DeclRefExpr>(stripCopies(Object)->IgnoreParenImpCasts()) : nullptr;
+    const auto *Var = Ref ? dyn_cast<VarDecl>(Ref->getDecl()) : nullptr;
+    if (!Var || !Var->hasLocalStorage() || Var->getType()->isReferenceType())
+      return nullptr;
+    const Expr *Init = Var->getInit() ? Var->getInit()->IgnoreImplicit() : nullptr;
+    const Expr *Stored = nullptr;
+    if (const auto *List = dyn_cast_or_null<InitListExpr>(Init))
+      Stored = Field.getFieldIndex() < List->getNumInits() ? List->getInit(Field.getFieldIndex())
+                                                           : nullptr;
+    else if (const auto *Construct = dyn_cast_or_null<CXXConstructExpr>(Init))
+      if (std::optional<unsigned> Index = argumentStoredIn(*Construct, Field))
+        Stored = Construct->getArg(*Index);
+    const ValueFact *Then = Stored ? Facts.factAt(Stored) : nullptr;
+    ValueFact Now = read(*AccessPath(Var).child(AccessStep::field(&Field))).Whole;
+    return Then && Then->MadeBy == Now.MadeBy && Then->Devices == Now.Devices ? Stored : nullptr;
+  };
   for (const CalleeTransfer &Moved : Summary.Transfers) {
     TransferThroughCall Here{Moved, &Call, {}};
-    for (const CallInput &Input : Moved.Inputs)
+    for (const CallInput &Input : Moved.Inputs) {
+      const auto *Field = dyn_cast_or_null<FieldDecl>(Input.Captured);
       Here.Given.push_back(Input.Parameter && *Input.Parameter < ArgExprs.size()
                                ? ArgExprs[*Input.Parameter]
+                           : Field && Method && !IsLambda && Field->getParent() == Method->getParent()
+                               ? FieldGiven(*Field)
                                : nullptr);
+    }
     Facts.record(std::move(Here));
   }
   // Inside a module's methods, its registered state is on "the device of"

@@ -75,6 +75,27 @@ bool mentions(const Stmt &Body, const ValueDecl &Decl) {
 
 } // namespace
 
+std::optional<unsigned> DeviceFlow::argumentStoredIn(const CXXConstructExpr &Construct,
+                                                     const FieldDecl &Field) {
+  const CXXConstructorDecl *Ctor = Construct.getConstructor();
+  const auto *Definition =
+      dyn_cast_or_null<CXXConstructorDecl>(Ctor ? Ctor->getDefinition() : nullptr);
+  const auto *Body = Definition ? dyn_cast_or_null<CompoundStmt>(Definition->getBody()) : nullptr;
+  if (!Body || mentions(*Body, Field))
+    return std::nullopt;
+  for (const CXXCtorInitializer *Init : Definition->inits()) {
+    if (Init->getMember() != &Field || !Init->isWritten())
+      continue;
+    const auto *Ref = dyn_cast<DeclRefExpr>(stripCopies(Init->getInit())->IgnoreParenImpCasts());
+    const auto *Param = Ref ? dyn_cast<ParmVarDecl>(Ref->getDecl()) : nullptr;
+    if (!Param || Param->getFunctionScopeIndex() >= Construct.getNumArgs() ||
+        mentions(*Body, *Param))
+      return std::nullopt;
+    return Param->getFunctionScopeIndex();
+  }
+  return std::nullopt;
+}
+
 ValueFact DeviceFlow::constructByUser(const CXXConstructExpr &Construct) {
   // The fields as the constructor leaves them (an implicit one included:
   // `Config() = default` with `Device device{kCUDA};` in the class).
@@ -91,25 +112,14 @@ ValueFact DeviceFlow::constructByUser(const CXXConstructExpr &Construct) {
   // The summary serves every caller, so it forgets what made the values it
   // was given: a field initialised straight from a parameter that the body
   // never touches holds that argument, made where the argument was.
-  const auto *Body = dyn_cast_or_null<CompoundStmt>(Definition->getBody());
-  llvm::ArrayRef<CXXCtorInitializer *> Inits;
-  if (const auto *Defined = dyn_cast<CXXConstructorDecl>(Definition))
-    Inits = llvm::ArrayRef(Defined->init_begin(), Defined->init_end());
-  for (const CXXCtorInitializer *Init : Inits) {
-    const FieldDecl *Field = Init->getMember();
-    const auto *Ref = Field && Init->isWritten()
-                          ? dyn_cast<DeclRefExpr>(stripCopies(Init->getInit())->IgnoreParenImpCasts())
-                          : nullptr;
-    const auto *Param = Ref ? dyn_cast<ParmVarDecl>(Ref->getDecl()) : nullptr;
-    unsigned Index = Param ? Param->getFunctionScopeIndex() : 0;
-    if (!Param || Index >= Args.size() || !Body || mentions(*Body, *Field) || mentions(*Body, *Param))
-      continue;
-    for (auto &[Relative, Fact] : Summary.Object->Parts)
-      if (Relative.depth() == 1 && Relative.steps().front().asField() == Field &&
-          Fact.Devices == Args[Index].Whole.Devices) {
-        Fact.MadeBy = Args[Index].Whole.MadeBy;
-        Fact.MadeIn = Args[Index].Whole.MadeIn;
-      }
+  for (auto &[Relative, Fact] : Summary.Object->Parts) {
+    const FieldDecl *Field = Relative.steps().front().asField();
+    std::optional<unsigned> Index =
+        Relative.depth() == 1 && Field ? argumentStoredIn(Construct, *Field) : std::nullopt;
+    if (Index && Fact.Devices == Args[*Index].Whole.Devices) {
+      Fact.MadeBy = Args[*Index].Whole.MadeBy;
+      Fact.MadeIn = Args[*Index].Whole.MadeIn;
+    }
   }
   return yield(Construct, std::move(*Summary.Object));
 }

@@ -141,6 +141,10 @@ private:
   ValueFact evaluateConstruct(const clang::CXXConstructExpr &Construct);
   // A struct made by its constructor: the fields as the constructor leaves them.
   ValueFact constructByUser(const clang::CXXConstructExpr &Construct);
+  // The argument of Construct that its constructor stores in Field as it is
+  // (`Step(Tensor x) : x(x) {}`, a body that names neither): its index.
+  static std::optional<unsigned> argumentStoredIn(const clang::CXXConstructExpr &Construct,
+                                                  const clang::FieldDecl &Field);
   // `Batch{x, y}`, `Config{dev}`: each field from its initializer.
   ValueFact evaluateInitList(const clang::InitListExpr &List);
   // An optimizer made (in any spelling) from Args, which holds the tensors

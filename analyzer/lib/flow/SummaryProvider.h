@@ -33,7 +33,8 @@ struct CalleeFailure {
 };
 
 // What a call gives a called function: a parameter (by index), or, for a
-// lambda, a variable of the function that made it.
+// lambda, a variable of the function that made it (Captured), or, for a
+// method, a field of its object (Captured, a FieldDecl).
 struct CallInput {
   std::optional<unsigned> Parameter;
   const clang::ValueDecl *Captured = nullptr;

@@ -316,6 +316,21 @@ void diagnosePerCall(const Transfer &T, const FunctionFacts &Facts, FindingsHand
   Handler.onInvariantTransferInLoop(Finding);
 }
 
+// Whether a method called at Through moves a field of its object and hands
+// the copy back (`return data.to(device);`): each call's copy is the
+// caller's. A method that keeps the copy to itself moves the field again on
+// every call, which diagnosePerCall reports in the method.
+bool returnsMovedField(const Expr &Through, const CXXMemberCallExpr &Transfer) {
+  const auto *Call = dyn_cast<CXXMemberCallExpr>(&Through);
+  const CXXMethodDecl *Method = Call ? Call->getMethodDecl() : nullptr;
+  const FunctionDecl *Definition = Method ? Method->getDefinition() : nullptr;
+  return Definition && findInTree(Definition->getBody(), [&](const Stmt &S) {
+           const auto *Return = dyn_cast<ReturnStmt>(&S);
+           return Return && Return->getRetValue() &&
+                  stripCopies(Return->getRetValue())->IgnoreParenImpCasts() == &Transfer;
+         });
+}
+
 // Whether what a call here gives a function, for one input of a transfer
 // there, is the same on every iteration of Loop: an invariant expression, or
 // a variable a lambda captured that does not change.
@@ -366,7 +381,9 @@ void diagnoseThroughCalls(const FunctionFacts &Facts, FindingsHandler &Handler) 
     const Expr *Receiver = T.Call->getImplicitObjectArgument();
     const Expr *GivenTensor = T.MovesInput ? Moved.Given.front() : nullptr;
     const ValueFact *Given = GivenTensor ? Facts.factAt(GivenTensor) : nullptr;
-    bool Unchanged = T.MovesInput && T.SameOnEachCall;
+    bool MovesField = T.MovesInput && isa_and_nonnull<FieldDecl>(T.Inputs.front().Captured);
+    bool Unchanged = T.MovesInput && T.SameOnEachCall &&
+                     (!MovesField || returnsMovedField(*Moved.Through, *T.Call));
     for (unsigned I = 0; Unchanged && I < T.Inputs.size(); ++I)
       Unchanged = givenUnchanged(Moved.Given[I], T.Inputs[I], *Loop, Body);
     if (const Transfer *Previous =
