@@ -267,8 +267,9 @@ ValueFact DeviceFlow::summaryCall(const CallExpr &Call, const FunctionDecl &Call
     if (const EntryFacts *Made = Lambda ? std::as_const(Facts).capturesOf(*Lambda)
                                         : Summaries.capturesOf(*Method->getParent()))
       Captured = *Made;
-    // Values made here are this analysis' own (MadeIn marks them for the
-    // lambda's analysis at the top level, which outlives no one).
+    // This analysis' record marks the tensors it made (MadeIn) for the
+    // lambda's own analysis at the top level; to a summary they are the
+    // caller's values, as those read from the state below.
     for (auto &[Path, Fact] : Captured.Known)
       if (Fact.MadeIn == &Facts)
         Fact.MadeIn = nullptr;
@@ -395,9 +396,9 @@ ValueFact DeviceFlow::summaryCall(const CallExpr &Call, const FunctionDecl &Call
       for (AccessStep Step : Relative.steps().drop_front())
         Path = *Path.child(Step);
       // Not one it left as given: the caller's facts of it (its maker) stay.
-      auto Given = Captured.Known.find(Path);
-      if (Given == Captured.Known.end() || Given->second.Devices != Fact.Devices ||
-          Given->second.Dim != Fact.Dim || Fact.MadeIn)
+      auto AsGiven = Captured.Known.find(Path);
+      if (AsGiven == Captured.Known.end() || AsGiven->second.Devices != Fact.Devices ||
+          AsGiven->second.Dim != Fact.Dim || Fact.MadeIn)
         write({Path}, Fact, nullptr, Call.getExprLoc());
     }
   }
