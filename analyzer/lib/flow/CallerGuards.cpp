@@ -1,7 +1,10 @@
 #include "flow/CallerGuards.h"
 
+#include "Syntax.h"
+
 #include "clang/AST/ASTContext.h"
 #include "clang/AST/DeclCXX.h"
+#include "clang/AST/ExprCXX.h"
 
 #include <algorithm>
 #include <limits>
@@ -14,6 +17,26 @@ namespace {
 
 const FunctionDecl *key(const FunctionDecl *Function) {
   return Function ? Function->getCanonicalDecl() : nullptr;
+}
+
+// Where the lambda whose call operator Function is is written, as a call
+// there: a lambda called out of the unit's sight (through a std::function,
+// by a std algorithm) runs where it is written.
+std::optional<CallIndex::CallSite> writtenAt(const FunctionDecl &Function) {
+  const auto *Operator = dyn_cast<CXXMethodDecl>(&Function);
+  const CXXRecordDecl *Closure = Operator ? Operator->getParent() : nullptr;
+  const auto *Enclosing =
+      Closure && Closure->isLambda() ? dyn_cast<FunctionDecl>(Closure->getDeclContext()) : nullptr;
+  const FunctionDecl *Definition = nullptr;
+  if (!Enclosing || !Enclosing->hasBody(Definition))
+    return std::nullopt;
+  const Stmt *Lambda = findInTree(Definition->getBody(), [&](const Stmt &S) {
+    const auto *Written = dyn_cast<LambdaExpr>(&S);
+    return Written && Written->getLambdaClass() == Closure;
+  });
+  if (!Lambda)
+    return std::nullopt;
+  return CallIndex::CallSite{Definition, cast<Expr>(Lambda), /*Direct=*/true};
 }
 
 } // namespace
@@ -114,6 +137,9 @@ unsigned CallerGuards::ensuredByCallers(const FunctionDecl &Function, unsigned D
   if (InProgress.contains(&Function))
     return std::numeric_limits<unsigned>::max();
   llvm::ArrayRef<CallIndex::CallSite> Sites = Calls.callsOf(Function);
+  std::optional<CallIndex::CallSite> Written = Sites.empty() ? writtenAt(Function) : std::nullopt;
+  if (Written)
+    Sites = *Written;
   if (Depth > kMaxDepth || Sites.empty() || Calls.escapes(Function) || Function.isMain())
     return 0;
   InProgress.insert(&Function);
