@@ -175,3 +175,44 @@ void helperMovesCallersTensorThenMarked(torch::Device device) {
   weight.requires_grad_();
   torch::optim::SGD optimizer({weight}, torch::optim::SGDOptions(0.1));
 }
+
+// insert puts one value into the list, as push_back does.
+void insertEach(const std::vector<torch::Tensor> &host, std::vector<torch::Tensor> &params,
+                torch::Device device) {
+  for (const auto &p : host)
+    params.insert(params.end(), p.to(device));
+  // CHECK-MESSAGES: :[[@LINE-1]]:35: warning: '.to()' copies a tensor that requires grad, and the copy is used as a parameter: it is not a leaf, so it never gets a gradient; create the tensor on the device, or move it first and call requires_grad_() after [placement-non-leaf-parameter]
+  // CHECK-MESSAGES: :[[@LINE+6]]:21: note: the optimizer is given the copy 'params' here; it never updates it
+}
+void helperInsertsIntoCallersList(torch::Device device) {
+  std::vector<torch::Tensor> host = hostWeights();
+  std::vector<torch::Tensor> params;
+  insertEach(host, params, device);
+  torch::optim::SGD optimizer(params, torch::optim::SGDOptions(0.1));
+}
+
+void insertsLeavesMadeOnTheDevice(torch::Device device) {
+  std::vector<torch::Tensor> params;
+  params.insert(params.end(), torch::randn({8, 1}, torch::TensorOptions().device(device).requires_grad(true)));
+  torch::optim::SGD optimizer(params, torch::optim::SGDOptions(0.1));
+}
+
+// Known false negatives: each element replaced by its copy through a
+// reference in a loop (a range-for's, or `v[i]`), here or in a helper. The
+// loop's later iterations read the list as the earlier ones left it, the
+// join of the weights and their copies, which has no single maker.
+void elementsReplacedByCopies(torch::Device device) {
+  std::vector<torch::Tensor> params = hostWeights();
+  for (auto &p : params)
+    p = p.to(device);
+  torch::optim::SGD optimizer(params, torch::optim::SGDOptions(0.1));
+}
+void replaceEachByItsCopy(std::vector<torch::Tensor> &params, torch::Device device) {
+  for (size_t i = 0; i < params.size(); ++i)
+    params[i] = params[i].to(device);
+}
+void helperReplacesElementsByCopies(torch::Device device) {
+  std::vector<torch::Tensor> params = {torch::randn({8, 1}, torch::requires_grad())};
+  replaceEachByItsCopy(params, device);
+  torch::optim::SGD optimizer(params, torch::optim::SGDOptions(0.1));
+}

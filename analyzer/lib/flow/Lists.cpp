@@ -1,8 +1,9 @@
 // Lists: a container of tracked values (std::vector<Tensor>, of IValues, of
 // batches, a map of tensors) is tracked as one value, the join of its
-// elements' (empty: bottom); push_back/emplace_back add to it, `v[i]`, `at`,
-// `front`, `back` and a range-for read an element. Tuples and pairs are
-// lists whose elements are also parts of their own (`std::get<1>(t)`).
+// elements' (empty: bottom); push_back, emplace_back, insert and emplace
+// add to it, `v[i]`, `at`, `front`, `back` and a range-for read an
+// element. Tuples and pairs are lists whose elements are also parts of
+// their own (`std::get<1>(t)`).
 // cat / stack need every element on one device (a 0-dim cpu element is no
 // exception); the result is there, never 0-dim.
 #include "flow/DeviceFlow.h"
@@ -59,6 +60,28 @@ ValueFact DeviceFlow::newTuple(const Expr &Made, llvm::ArrayRef<const Expr *> El
   return yield(Made, std::move(Tuple));
 }
 
+namespace {
+
+// The one value an insertion puts into a list: push_back's argument,
+// insert's or emplace's beside a position or a key (`v.insert(v.end(), t)`,
+// `m.emplace("w", t)`); null when it builds its element from several
+// tracked values or inserts a range.
+const Expr *insertedValue(const CXXMemberCallExpr &Call, const ApiModel &Model) {
+  if (Call.getNumArgs() == 1)
+    return Call.getArg(0);
+  const Expr *Tracked = nullptr;
+  for (const Expr *Arg : Call.arguments()) {
+    if (Model.classify(Arg->getType()) == ValueKind::Other)
+      continue;
+    if (Tracked)
+      return nullptr;
+    Tracked = Arg;
+  }
+  return Tracked;
+}
+
+} // namespace
+
 ValueFact DeviceFlow::evaluateListMethod(const CXXMemberCallExpr &Call, ApiCall Api) {
   const Expr *Object = Call.getImplicitObjectArgument();
   std::optional<Place> List = placeOf(Object);
@@ -74,8 +97,9 @@ ValueFact DeviceFlow::evaluateListMethod(const CXXMemberCallExpr &Call, ApiCall 
       recordOptimizer(Call, llvm::ArrayRef(Call.getArgs(), Call.getNumArgs()));
   if (Api.Kind == CallKind::ListInsert && Call.getNumArgs() >= 1) {
     if (List) {
-      AbstractValue Element = Call.getNumArgs() == 1 ? elementValue(Call.getArg(0))
-                                                     : AbstractValue(ValueFact::unknown());
+      const Expr *Inserted = insertedValue(Call, Model);
+      AbstractValue Element =
+          Inserted ? elementValue(Inserted) : AbstractValue(ValueFact::unknown());
       write({List->Path}, read(List->Path).join(Element), nullptr, Call.getExprLoc());
     }
     return ValueFact();

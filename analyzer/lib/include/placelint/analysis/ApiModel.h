@@ -116,7 +116,7 @@ enum class CallKind {
   TupleMake,   // std::make_tuple, make_pair, forward_as_tuple
   TupleGet,    // std::get<I>(tuple)
   MakeShared,  // std::make_shared, make_unique
-  ListInsert,  // push_back, emplace_back
+  ListInsert,  // push_back, emplace_back, insert, emplace
   ListRead,    // at, front, back
   ListClear    // clear
 };
