@@ -197,6 +197,23 @@ void insertsLeavesMadeOnTheDevice(torch::Device device) {
   torch::optim::SGD optimizer(params, torch::optim::SGDOptions(0.1));
 }
 
+// A std algorithm's callback replacing each element by its copy through
+// its reference.
+void forEachReplacesElementsByCopies(torch::Device device) {
+  std::vector<torch::Tensor> params = hostWeights();
+  std::for_each(params.begin(), params.end(), [&](torch::Tensor &p) { p = p.to(device); });
+  // CHECK-MESSAGES: :[[@LINE-1]]:77: warning: '.to()' copies a tensor that requires grad, and the copy is used as a parameter: it is not a leaf, so it never gets a gradient; create the tensor on the device, or move it first and call requires_grad_() after [placement-non-leaf-parameter]
+  // CHECK-MESSAGES: :[[@LINE+1]]:21: note: the optimizer is given the copy 'params' here; it never updates it
+  torch::optim::SGD optimizer(params, torch::optim::SGDOptions(0.1));
+}
+
+void forEachReplacesElementsByMarkedCopies(torch::Device device) {
+  std::vector<torch::Tensor> params = {torch::randn({8, 1})};
+  std::for_each(params.begin(), params.end(),
+                [&](torch::Tensor &p) { p = p.to(device).requires_grad_(); });
+  torch::optim::SGD optimizer(params, torch::optim::SGDOptions(0.1));
+}
+
 // Known false negatives: each element replaced by its copy through a
 // reference in a loop (a range-for's, or `v[i]`), here or in a helper. The
 // loop's later iterations read the list as the earlier ones left it, the
