@@ -206,6 +206,17 @@ void evaluatedOncePerEpoch(int epochs, const std::vector<torch::Tensor> &batches
     std::printf("%f\n", accuracyOver(batches));
 }
 
+// A helper that queues a non_blocking download of each batch's result:
+// the host waits for nothing in the loop (an evaluation gathering its
+// predictions).
+torch::Tensor toHostAsync(const torch::Tensor &t) { return t.to(torch::kCPU, /*non_blocking=*/true); }
+
+void predictionsGatheredWithoutBlocking(const std::vector<torch::Tensor> &batches,
+                                        std::vector<torch::Tensor> &predictions) {
+  for (const torch::Tensor &batch : batches)
+    predictions.push_back(toHostAsync(batch.to(torch::kCUDA).argmax(1)));
+}
+
 // A sync in a lambda called at once, a std algorithm's callback, a stored
 // std::function and a method, each called on every iteration.
 void syncInALambdaCalledAtOnce(const std::vector<torch::Tensor> &batches) {

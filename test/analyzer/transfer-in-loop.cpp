@@ -74,6 +74,15 @@ void syncEveryIteration(int steps) {
   }
 }
 
+// A non_blocking download is queued, not waited for: each iteration's
+// result gathered on the host without a stall.
+void nonBlockingDownloadEveryIteration(int steps, std::vector<pl::Tensor> &gathered) {
+  for (int i = 0; i < steps; ++i) {
+    pl::Tensor onGpu = loadBatch(i).to(pl::kCUDA).relu();
+    gathered.push_back(onGpu.to(pl::kCPU, /*non_blocking=*/true));
+  }
+}
+
 // A computed result copied back is a sync, not a round trip.
 void computedResultCopiedBack(int steps) {
   for (int i = 0; i < steps; ++i) {

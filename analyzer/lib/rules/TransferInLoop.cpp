@@ -345,8 +345,11 @@ bool givenUnchanged(const Expr *Given, const CallInput &Input, const Stmt &Loop,
 // per iteration of a loop with no inner loop (a sync once per epoch, after
 // the batch loop, is not the hot path).
 bool diagnoseSync(const CXXMemberCallExpr &Call, const DeviceSet &Source, const DeviceSet &Target,
-                  const Stmt &Loop, const FunctionFacts &Facts, FindingsHandler &Handler) {
-  if (!isSync(Source, Target) || Facts.body().hasInnerLoop(Loop))
+                  bool NonBlocking, const Stmt &Loop, const FunctionFacts &Facts,
+                  FindingsHandler &Handler) {
+  // A non_blocking download is queued: the host does not wait for it (the
+  // way to gather each iteration's results without stalling).
+  if (NonBlocking || !isSync(Source, Target) || Facts.body().hasInnerLoop(Loop))
     return false;
   SyncFinding Finding;
   Finding.Call = &Call;
@@ -399,7 +402,7 @@ void diagnoseThroughCalls(const FunctionFacts &Facts, FindingsHandler &Handler) 
     } else if (Unchanged && !T.IsSync) {
       Handler.onInvariantTransferInLoop({T.Call, Receiver, Loop, T.Target});
     } else if (T.CalleeLoops ||
-               !diagnoseSync(*T.Call, T.Source, T.Target, *Loop, Facts, Handler)) {
+               !diagnoseSync(*T.Call, T.Source, T.Target, T.NonBlocking, *Loop, Facts, Handler)) {
       continue;
     }
     Reported.insert(T.Call);
@@ -457,7 +460,7 @@ void diagnoseTransferInLoop(const FunctionFacts &Facts, FindingsHandler &Handler
       Finding.Whole = Whole;
       Handler.onInvariantTransferInLoop(Finding);
     } else {
-      diagnoseSync(*T.Call, T.Source.Devices, T.Target, *Loop, Facts, Handler);
+      diagnoseSync(*T.Call, T.Source.Devices, T.Target, T.NonBlocking, *Loop, Facts, Handler);
     }
   }
 }
