@@ -35,8 +35,9 @@ void CreateThenMoveCheck::report(const RecordedFindings &Findings) {
                     << Factory << Target << F.ChainedReadsDevice;
         addFix(Diag, F);
       }
-      // Through a variable: where it was made (a chain shows its factory).
-      if (isa<DeclRefExpr>(F.Receiver->IgnoreParenImpCasts()))
+      // Through a variable or a field: where it was made (a chain shows its
+      // factory).
+      if (isa<DeclRefExpr, MemberExpr>(F.Receiver->IgnoreParenImpCasts()))
         Check.diag(F.Factory->getExprLoc(), "'%0' was created on cpu here",
                    DiagnosticIDs::Note)
             << Check.text(F.Receiver);
@@ -68,7 +69,7 @@ void CreateThenMoveCheck::report(const RecordedFindings &Findings) {
       }
       // Chained through conversions (`ones({3}).unsqueeze(0).to(d)`): the
       // conversions stay, on a tensor made on the device.
-      if (!isa<DeclRefExpr>(F.Receiver->IgnoreParenImpCasts())) {
+      if (!isa<DeclRefExpr, MemberExpr>(F.Receiver->IgnoreParenImpCasts())) {
         std::string Chain = Check.text(F.Receiver);
         std::string Made = Check.text(F.Factory);
         if (Made.empty() || Chain.compare(0, Made.size(), Made) != 0)
@@ -77,8 +78,8 @@ void CreateThenMoveCheck::report(const RecordedFindings &Findings) {
                                              New->Factory + Chain.substr(Made.size()));
         return;
       }
-      // Through a variable: create it on the device, and use it as it is;
-      // `v = v.to(device);` has nothing left to do.
+      // Through a variable or a field: create it on the device, and use it
+      // as it is; `v = v.to(device);` has nothing left to do.
       const SourceManager &SM = Check.sourceManager();
       if (SM.getFileID(F.Factory->getBeginLoc()) != SM.getFileID(F.Move->getBeginLoc()))
         return;

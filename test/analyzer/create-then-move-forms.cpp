@@ -87,3 +87,27 @@ void discardedIsReportedOnce(torch::Device device) {
   state.to(device);
   consume(state);
 }
+
+// A field of the object made on the host and moved back into itself by the
+// next statement (a rollout storage's constructor): nothing can read it in
+// between.
+class RolloutStorage {
+public:
+  RolloutStorage(int64_t steps, torch::Device device) {
+    rewards_ = torch::zeros({steps});
+    // CHECK-FIXES: {{^}}    rewards_ = torch::zeros({steps}, torch::TensorOptions().device(device));{{$}}
+    rewards_ = rewards_.to(device);
+    // CHECK-MESSAGES: :[[@LINE-1]]:25: warning: 'zeros' creates a tensor on the host only to move it to the device in 'device'; create it there [placement-create-then-move]
+    // CHECK-MESSAGES: :[[@LINE-4]]:16: note: 'rewards_' was created on cpu here
+    masks_ = torch::ones({steps});
+    masks_.mul_(0.5);
+    masks_ = masks_.to(device); // filled on the host first
+    returns_ = torch::zeros({steps});
+    consume(returns_);
+    returns_ = returns_.to(device); // used on the host first
+    consume(rewards_ + masks_ + returns_);
+  }
+
+private:
+  torch::Tensor rewards_, masks_, returns_;
+};

@@ -122,6 +122,46 @@ const Stmt *writeBeforeFirstUse(const VarDecl &Var, const DeclRefExpr &Ref,
   return Latest;
 }
 
+// For a field of the object moved back into itself (`f = f.to(d);`), the
+// statement just before it in its block when that one stores Factory's
+// tensor into the same field (`f = torch::zeros(...);`): nothing reads the
+// field between two consecutive statements. Sets MovesBack to the move's
+// statement. Else null.
+const Stmt *fieldWriteJustBefore(const FieldDecl &Field, const CXXMemberCallExpr &Move,
+                                 const CallExpr &Factory, const FunctionFacts &Facts,
+                                 const Stmt *&MovesBack) {
+  const FunctionSequence &Sequence = Facts.sequence();
+  // `f = value` (a tensor's operator=), with its statement and block.
+  auto AssignsField = [&](const Stmt *S) -> const Expr * {
+    if (const auto *Full = dyn_cast_or_null<ExprWithCleanups>(S))
+      S = Full->getSubExpr();
+    const auto *Assign = dyn_cast_or_null<CXXOperatorCallExpr>(S);
+    if (!Assign || Assign->getOperator() != OO_Equal || Assign->getNumArgs() != 2 ||
+        trackedDecl(Assign->getArg(0)) != &Field)
+      return nullptr;
+    return Assign->getArg(1);
+  };
+  const Stmt *Statement = Sequence.user(Move);
+  if (!Statement || !AssignsField(Statement))
+    return nullptr;
+  while (isa_and_nonnull<ExprWithCleanups>(Sequence.parent(*Statement)))
+    Statement = Sequence.parent(*Statement);
+  const auto *Block = dyn_cast_or_null<CompoundStmt>(Sequence.parent(*Statement));
+  if (!Block)
+    return nullptr;
+  const Stmt *Previous = nullptr;
+  for (const Stmt *Child : Block->body()) {
+    if (Child == Statement)
+      break;
+    Previous = Child;
+  }
+  const Expr *Stored = AssignsField(Previous);
+  if (!Stored || stripCopies(Stored)->IgnoreParenImpCasts() != &Factory)
+    return nullptr;
+  MovesBack = Statement;
+  return Previous;
+}
+
 // Whether Var is read after Move other than through the moved value: the
 // host tensor is still needed (`at::add(a.to(kMeta), b.to(kMeta))`, then `a`
 // on the host), so it was not made only to be moved.
@@ -170,9 +210,14 @@ std::optional<CreateThenMoveFinding> createThenMove(const FunctionFacts &Facts,
     Var = dyn_cast<VarDecl>(&Body.namedVariable(*Var));
   // Through a variable, the move must be its first use since it got the
   // factory's tensor (not filled, loaded or read on the host in between);
+  // through a field of the object, the statement before stored it;
   // chained, conversions between are fine (`ones({1}).to(kBool).cuda()`).
-  const Stmt *Write = Var ? writeBeforeFirstUse(*Var, *Ref, *Factory, Facts) : nullptr;
-  if (Var ? !Write : !findInTree(Receiver, [&](const Stmt &S) { return &S == Factory; }))
+  const auto *Field = Var ? nullptr : dyn_cast_or_null<FieldDecl>(trackedDecl(Receiver));
+  const Stmt *FieldMovesBack = nullptr;
+  const Stmt *Write = Var     ? writeBeforeFirstUse(*Var, *Ref, *Factory, Facts)
+                      : Field ? fieldWriteJustBefore(*Field, *T.Call, *Factory, Facts, FieldMovesBack)
+                              : nullptr;
+  if (Var || Field ? !Write : !findInTree(Receiver, [&](const Stmt &S) { return &S == Factory; }))
     return std::nullopt;
   CreateThenMoveFinding Finding;
   Finding.Factory = Factory;
@@ -197,6 +242,8 @@ std::optional<CreateThenMoveFinding> createThenMove(const FunctionFacts &Facts,
     Finding.MovesBack = statementBack(*T.Call, *Var, Facts);
     if (readAfterMove(*Var, *T.Call, assignmentBack(*T.Call, *Var, Facts), Facts))
       return std::nullopt;
+  } else if (Field) {
+    Finding.MovesBack = FieldMovesBack;
   }
   // Chained, the move is where the tensor is made.
   const FunctionDecl *Maker = Factory->getDirectCallee();
