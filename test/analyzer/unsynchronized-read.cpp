@@ -113,6 +113,36 @@ void hostCopyDoesNotWait(const torch::Tensor &batch) {
   // CHECK-FIXES-NEXT: {{^}}  log_metrics(host);{{$}}
 }
 
+// Synchronised only where the device is CUDA: elsewhere the device is the
+// host, the download copied a host tensor and queued nothing.
+void synchronizedWhenOnCuda(const torch::Tensor &batch, bool gpu) {
+  const torch::Device device = gpu ? torch::kCUDA : torch::kCPU;
+  torch::Tensor d = batch.to(device) * 2;
+  torch::Tensor host = d.to(torch::kCPU, /*non_blocking=*/true);
+  if (device.is_cuda()) torch::cuda::synchronize();
+  log_metrics(host);
+  torch::Tensor again = d.to(torch::kCPU, /*non_blocking=*/true);
+  if (d.is_cuda()) torch::cuda::synchronize();
+  log_metrics(again);
+}
+
+// ...but not when the test is the other way round, or the read is on the
+// CUDA edge before the synchronisation.
+void synchronizedWhenNotOnCuda(const torch::Tensor &batch, bool gpu) {
+  const torch::Device device = gpu ? torch::kCUDA : torch::kCPU;
+  torch::Tensor d = batch.to(device) * 2;
+  torch::Tensor host = d.to(torch::kCPU, /*non_blocking=*/true);
+  if (!device.is_cuda()) torch::cuda::synchronize();
+  log_metrics(host);
+  // CHECK-MESSAGES: :[[@LINE-1]]:15: warning: 'host' is read on the host before the non_blocking copy that fills it is synchronized; it may hold stale or partial values [placement-unsynchronized-read]
+  // CHECK-MESSAGES: :[[@LINE-4]]:26: note: copied here with non_blocking=true; synchronize before reading it
+  torch::Tensor again = d.to(torch::kCPU, /*non_blocking=*/true);
+  if (device.is_cuda())
+    log_metrics(again);
+  // CHECK-MESSAGES: :[[@LINE-1]]:17: warning: 'again' is read on the host before the non_blocking copy that fills it is synchronized; it may hold stale or partial values [placement-unsynchronized-read]
+  // CHECK-MESSAGES: :[[@LINE-4]]:27: note: copied here with non_blocking=true; synchronize before reading it
+}
+
 // In a training loop: the loss of each step is downloaded without blocking
 // and logged at once.
 void trainingLoopLogsEachLoss(Net &model, const std::vector<torch::Tensor> &batches) {

@@ -70,6 +70,10 @@ private:
   // (auto &t : v) t = t.to(d);`), the container holds what the last
   // iteration left in it.
   void takeLoopWrites(const clang::CFGBlock &Condition, FlowState &Exit) const;
+  // DeviceTests.cpp: what a branch on whether a device is CUDA says on the
+  // edge from Branch to Successor.
+  void refineByDeviceTest(const clang::CFGBlock &Branch, const clang::CFGBlock &Successor,
+                          FlowState &State) const;
   void visitElement(const clang::CFGElement &Element);
   void declare(const clang::VarDecl &Var);
   ValueFact initialFact(const clang::ValueDecl &Decl) const;

@@ -171,6 +171,7 @@ FlowState DeviceFlow::entryState(const CFGBlock &Block) const {
     // Leaving a loop by its condition's false edge.
     if (P->getTerminatorStmt() && P->succ_size() == 2 && *(P->succ_begin() + 1) == &Block)
       takeLoopWrites(*P, Incoming);
+    refineByDeviceTest(*P, Block, Incoming);
     if (!Joined) {
       Joined = std::move(Incoming);
       continue;

@@ -1,0 +1,80 @@
+// Branches on a device's kind (`if (device.is_cuda())`, `if
+// (!x.is_cuda())`): on the edge where the device is not CUDA, a tensor on
+// that device is on the host, so a non_blocking download of it
+// (`x.to(kCPU, true)`, `h.copy_(x, true)`) copied a host tensor and queued
+// nothing. `if (device.is_cuda()) torch::cuda::synchronize();` then
+// completes the download on both edges. A device chosen at run time is
+// taken to be the host when it is not CUDA (libtorch programs choose
+// between the two; one that picks another accelerator is not modelled).
+#include "flow/DeviceFlow.h"
+
+#include "ApiSpellings.h"
+
+#include "clang/AST/ExprCXX.h"
+
+namespace placelint::analysis {
+
+using namespace clang;
+
+namespace {
+
+// The device or tensor whose being on CUDA Condition tests, and whether
+// the condition is true when it is.
+std::optional<std::pair<const Expr *, bool>> cudaTested(const Expr *Condition,
+                                                       const ApiModel &Model) {
+  if (!Condition)
+    return std::nullopt;
+  Condition = Condition->IgnoreParenImpCasts();
+  if (const auto *Not = dyn_cast<UnaryOperator>(Condition); Not && Not->getOpcode() == UO_LNot) {
+    std::optional<std::pair<const Expr *, bool>> Inner = cudaTested(Not->getSubExpr(), Model);
+    if (Inner)
+      Inner->second = !Inner->second;
+    return Inner;
+  }
+  const auto *Call = dyn_cast<CXXMemberCallExpr>(Condition);
+  const CXXMethodDecl *Method = Call ? Call->getMethodDecl() : nullptr;
+  if (!Method || Call->getNumArgs() != 0 || !Method->getIdentifier() ||
+      !hasApiName(ApiNameRole::CudaTest, Method->getName()))
+    return std::nullopt;
+  // A tensor's metadata, or the API's Device (`device.is_cuda()`).
+  const Expr *Object = Call->getImplicitObjectArgument();
+  if (Model.classifyCall(*Call).Kind != CallKind::Metadata &&
+      Model.classify(Object->getType()) != ValueKind::Device)
+    return std::nullopt;
+  return std::make_pair(Object, true);
+}
+
+} // namespace
+
+void DeviceFlow::refineByDeviceTest(const CFGBlock &Branch, const CFGBlock &Successor,
+                                    FlowState &State) const {
+  if (Branch.succ_size() != 2)
+    return;
+  std::optional<std::pair<const Expr *, bool>> Tested =
+      cudaTested(dyn_cast_or_null<Expr>(Branch.getTerminatorCondition()), Model);
+  if (!Tested)
+    return;
+  bool TrueEdge = *Branch.succ_begin() == &Successor;
+  if (TrueEdge == Tested->second)
+    return; // the edge where it is CUDA
+  // Where it may be: the host, CUDA devices, or a device chosen at run time
+  // (`is_available() ? kCUDA : kCPU`, a parameter), taken to be the host
+  // when it is not CUDA. Of another accelerator written in the code (`sim`)
+  // "not CUDA" does not say the host.
+  const ValueFact *Device = Facts.factAt(Tested->first);
+  if (!Device)
+    Device = Facts.factAt(Tested->first->IgnoreParenImpCasts());
+  if (!Device || !Device->Devices.isKnown() ||
+      llvm::any_of(Device->Devices.devices(), [](const AbstractDevice &D) {
+        return D.isConcrete() && !D.isCpu() && D.type() != DeviceKind::CUDA;
+      }))
+    return;
+  for (auto &[Path, Fact] : State) {
+    const Transfer *Copy = Fact.Pending ? Facts.transferAt(*Fact.Pending) : nullptr;
+    // A tensor on that device, as the test tells of it.
+    if (Copy && Copy->Source.Devices == Device->Devices)
+      Fact.Pending = nullptr;
+  }
+}
+
+} // namespace placelint::analysis
