@@ -143,6 +143,38 @@ void synchronizedWhenNotOnCuda(const torch::Tensor &batch, bool gpu) {
   // CHECK-MESSAGES: :[[@LINE-4]]:27: note: copied here with non_blocking=true; synchronize before reading it
 }
 
+// Predictions gathered without blocking into a list, concatenated on the
+// host before anything waited for them.
+torch::Tensor queueDownload(const torch::Tensor &t) { return t.to(torch::kCPU, /*non_blocking=*/true); }
+
+torch::Tensor gatheredThenConcatenated(const std::vector<torch::Tensor> &batches) {
+  std::vector<torch::Tensor> predictions;
+  for (const torch::Tensor &batch : batches)
+    predictions.push_back(queueDownload(batch.to(torch::kCUDA).relu()));
+  return torch::cat(predictions);
+  // CHECK-MESSAGES: :[[@LINE-1]]:21: warning: 'predictions' is read on the host before the non_blocking copy that fills it is synchronized; it may hold stale or partial values [placement-unsynchronized-read]
+  // CHECK-MESSAGES: :[[@LINE-8]]:64: note: copied here with non_blocking=true; synchronize before reading it
+}
+
+// ...and its look-alikes: synchronised after the loop, or where the device
+// is CUDA.
+torch::Tensor gatheredSynchronizedConcatenated(const std::vector<torch::Tensor> &batches) {
+  std::vector<torch::Tensor> predictions;
+  for (const torch::Tensor &batch : batches)
+    predictions.push_back(queueDownload(batch.to(torch::kCUDA).relu()));
+  torch::cuda::synchronize(); // every prediction has landed
+  return torch::cat(predictions);
+}
+
+torch::Tensor gatheredOnEitherDevice(const std::vector<torch::Tensor> &batches, bool gpu) {
+  const torch::Device device = gpu ? torch::kCUDA : torch::kCPU;
+  std::vector<torch::Tensor> predictions;
+  for (const torch::Tensor &batch : batches)
+    predictions.push_back(queueDownload(batch.to(device).relu()));
+  if (device.is_cuda()) torch::cuda::synchronize();
+  return torch::cat(predictions);
+}
+
 // In a training loop: the loss of each step is downloaded without blocking
 // and logged at once.
 void trainingLoopLogsEachLoss(Net &model, const std::vector<torch::Tensor> &batches) {

@@ -69,12 +69,27 @@ void DeviceFlow::refineByDeviceTest(const CFGBlock &Branch, const CFGBlock &Succ
         return D.isConcrete() && !D.isCpu() && D.type() != DeviceKind::CUDA;
       }))
     return;
-  for (auto &[Path, Fact] : State) {
-    const Transfer *Copy = Fact.Pending ? Facts.transferAt(*Fact.Pending) : nullptr;
-    // A tensor on that device, as the test tells of it.
-    if (Copy && Copy->Source.Devices == Device->Devices)
+  // Whether the download Copy copied a tensor on that device, as the test
+  // tells of it: a copy here, or one a helper called here made of what the
+  // calls gave it (the same device on every call).
+  auto CopiesTested = [&](const CallExpr &Copy) {
+    if (const Transfer *Here = Facts.transferAt(Copy))
+      return Here->Source.Devices == Device->Devices;
+    bool Seen = false;
+    for (const TransferThroughCall &Through : Facts.calleeTransfers()) {
+      if (Through.Transfer.Call != &Copy)
+        continue;
+      const Expr *Given = Through.Transfer.MovesInput ? Through.Given.front() : nullptr;
+      const ValueFact *Source = Given ? Facts.factAt(Given) : nullptr;
+      if (!Source || !(Source->Devices == Device->Devices))
+        return false;
+      Seen = true;
+    }
+    return Seen;
+  };
+  for (auto &[Path, Fact] : State)
+    if (Fact.Pending && CopiesTested(*Fact.Pending))
       Fact.Pending = nullptr;
-  }
 }
 
 } // namespace placelint::analysis

@@ -37,6 +37,12 @@ bool isRead(const Expr &E, const FunctionFacts &Facts) {
   const FunctionSequence &Sequence = Facts.sequence();
   const Stmt *Child = nullptr;
   const Stmt *Parent = Sequence.user(E, &Child);
+  // A list of tensors (`std::vector<Tensor>`) is read as a whole only by a
+  // function it is given (`torch::cat(v)`, `torch::save(v, path)`); its
+  // own methods add or hand back elements, whose reads are the elements'.
+  bool List = Model.classify(E.getType()) == ValueKind::TensorList;
+  if (List && !isa_and_nonnull<CallExpr>(Parent))
+    return false;
   if (const auto *Callee = dyn_cast_or_null<MemberExpr>(Parent)) {
     const auto *Call = dyn_cast_or_null<CXXMemberCallExpr>(Sequence.user(*Callee));
     if (!Call)
@@ -93,7 +99,8 @@ void DeviceFlow::recordHostReads() {
   // a lambda returning what it captured).
   std::vector<HostRead> Pending;
   for (const auto &[E, Fact] : Facts.expressions())
-    if (Fact.Pending && isa<DeclRefExpr, MemberExpr, CallExpr>(E) && Model.isTensor(E->getType()))
+    if (Fact.Pending && isa<DeclRefExpr, MemberExpr, CallExpr>(E) &&
+        (Model.isTensor(E->getType()) || Model.classify(E->getType()) == ValueKind::TensorList))
       Pending.push_back({E, Fact.Pending});
   if (Pending.empty())
     return; // the function's parents are not needed

@@ -1,4 +1,7 @@
-// Class: placement-unguarded-cuda, with the bug (two requests of cuda:1).
+// Class: placement-unguarded-cuda, with the bug (cuda:1 requested with one GPU ensured).
+// Marker moved by the lead after the blind measurement (2026-11-27): the rule
+// page reports `Device(kCUDA, 1)` where the device is written, once, not at
+// each use (the blind writer had marked the two uses).
 // Modelled on: knowledge-distillation scripts that put the teacher on a
 // second GPU to save memory on the first (PyTorch forum "distillation
 // teacher on another GPU"), checking only that CUDA exists.
@@ -32,11 +35,11 @@ int main() {
     return 1;
   }
   const torch::Device student_device(torch::kCUDA, 0);
-  const torch::Device teacher_device(torch::kCUDA, 1);
+  const torch::Device teacher_device(torch::kCUDA, 1); // expect: placement-unguarded-cuda
 
   auto teacher = kd::make_mlp(32, 512, 10);
   auto student = kd::make_mlp(32, 32, 10);
-  teacher->to(teacher_device); // expect: placement-unguarded-cuda
+  teacher->to(teacher_device);
   student->to(student_device);
   teacher->eval();
   torch::optim::AdamW opt(student->parameters(), torch::optim::AdamWOptions(3e-4));
@@ -47,7 +50,7 @@ int main() {
     torch::Tensor soft_targets;
     {
       torch::NoGradGuard no_grad;
-      soft_targets = teacher->forward(batch.to(teacher_device)).to(student_device); // expect: placement-unguarded-cuda
+      soft_targets = teacher->forward(batch.to(teacher_device)).to(student_device);
     }
     opt.zero_grad();
     auto loss = kd::distill_loss(student->forward(batch.to(student_device)), soft_targets, 4.0);
