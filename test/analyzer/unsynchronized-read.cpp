@@ -158,6 +158,16 @@ torch::Tensor gatheredThenConcatenated(const std::vector<torch::Tensor> &batches
 
 // ...and its look-alikes: synchronised after the loop, or where the device
 // is CUDA.
+// Downloads into the elements of a list of pinned buffers: writing an
+// element reads nothing.
+void snapshotIntoPinnedList(const std::vector<torch::Tensor> &shadow,
+                            std::vector<torch::Tensor> &pinned) {
+  for (size_t i = 0; i < shadow.size(); ++i)
+    pinned[i].copy_(shadow[i], /*non_blocking=*/true);
+  torch::cuda::synchronize(); // the snapshot has landed
+  log_metrics(torch::cat(pinned));
+}
+
 torch::Tensor gatheredSynchronizedConcatenated(const std::vector<torch::Tensor> &batches) {
   std::vector<torch::Tensor> predictions;
   for (const torch::Tensor &batch : batches)

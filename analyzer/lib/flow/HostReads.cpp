@@ -39,9 +39,11 @@ bool isRead(const Expr &E, const FunctionFacts &Facts) {
   const Stmt *Parent = Sequence.user(E, &Child);
   // A list of tensors (`std::vector<Tensor>`) is read as a whole only by a
   // function it is given (`torch::cat(v)`, `torch::save(v, path)`); its
-  // own methods add or hand back elements, whose reads are the elements'.
+  // methods and operators (`v[i]`, `push_back`) add or hand back elements,
+  // whose reads are the elements'.
   bool List = Model.classify(E.getType()) == ValueKind::TensorList;
-  if (List && !isa_and_nonnull<CallExpr>(Parent))
+  if (List && (!isa_and_nonnull<CallExpr>(Parent) ||
+               isa<CXXMemberCallExpr, CXXOperatorCallExpr>(Parent)))
     return false;
   if (const auto *Callee = dyn_cast_or_null<MemberExpr>(Parent)) {
     const auto *Call = dyn_cast_or_null<CXXMemberCallExpr>(Sequence.user(*Callee));
