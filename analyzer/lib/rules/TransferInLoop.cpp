@@ -13,7 +13,6 @@
 #include "clang/AST/ASTLambda.h"
 #include "clang/AST/DeclCXX.h"
 #include "clang/AST/ExprCXX.h"
-#include "clang/AST/ParentMap.h"
 #include "clang/AST/StmtCXX.h"
 #include "llvm/ADT/SmallPtrSet.h"
 
@@ -261,16 +260,25 @@ bool isSync(const DeviceSet &From, const DeviceSet &Target) {
          llvm::none_of(From.devices(), [](const AbstractDevice &D) { return D.isCpu(); });
 }
 
-// Whether Call sits in a loop of the function it is in, or in a lambda
-// (called no one knows how often).
+// Whether Target is inside S under a loop or a lambda (called no one knows
+// how often); Repeats: S is already under one.
+bool repeatsUnder(const Stmt *S, const Expr &Target, bool Repeats) {
+  if (!S)
+    return false;
+  if (S == &Target)
+    return Repeats;
+  Repeats = Repeats || isa<ForStmt, WhileStmt, DoStmt, CXXForRangeStmt, LambdaExpr>(S);
+  return llvm::any_of(S->children(),
+                      [&](const Stmt *Child) { return repeatsUnder(Child, Target, Repeats); });
+}
+
+// Whether Call sits in a loop of the function it is in, or in a lambda.
+// (A walk down the caller's body: no parent map of a function this
+// analysis did not build.)
 bool repeatsIn(const Expr &Call, const FunctionDecl &Caller) {
   if (isLambdaCallOperator(&Caller) || !Caller.getBody())
     return true;
-  ParentMap Parents(Caller.getBody());
-  for (const Stmt *S = Parents.getParent(&Call); S; S = Parents.getParent(S))
-    if (isa<ForStmt, WhileStmt, DoStmt, CXXForRangeStmt, LambdaExpr>(S))
-      return true;
-  return false;
+  return repeatsUnder(Caller.getBody(), Call, false);
 }
 
 // Whether the unit calls Method, and only outside loops: once per call of
