@@ -180,6 +180,8 @@ def main() -> int:
                         help="print the findings of the JSON report an earlier run left (no placelint run)")
     options = parser.parse_args()
 
+    # placelint runs in the unpacked sources: a relative path is the caller's.
+    options.placelint = os.path.abspath(options.placelint)
     if not os.access(options.placelint, os.X_OK):
         parser.error("no placelint at %s (build it: cmake --build build --target placelint)" % options.placelint)
     if shutil.which("apt-get") is None and not options.orig_tarball:
