@@ -12,6 +12,18 @@ namespace placelint::analysis {
 
 using namespace clang;
 
+namespace {
+
+// Whether a copy from From to To is a download from a device (a source of
+// unknown device counts): blocking, it waits for the device's queued work.
+bool downloadsFromDevice(const DeviceSet &From, const DeviceSet &To) {
+  std::optional<AbstractDevice> Source = From.single();
+  std::optional<AbstractDevice> Target = To.single();
+  return Target && Target->isCpu() && !(Source && Source->isCpu());
+}
+
+} // namespace
+
 ValueFact DeviceFlow::evaluateTransfer(const CXXMemberCallExpr &Call, ApiCall Api) {
   const Expr *Object = Call.getImplicitObjectArgument();
   ValueFact Source = factOf(Object);
@@ -63,8 +75,7 @@ ValueFact DeviceFlow::evaluateTransfer(const CXXMemberCallExpr &Call, ApiCall Ap
   Facts.record(Transfer{&Call, Object, Source, Target, /*IsSync=*/false, NonBlocking});
   std::optional<AbstractDevice> From = Source.Devices.single();
   std::optional<AbstractDevice> To = Target.single();
-  // A blocking copy from the device to the host waits for the device's work.
-  if (!NonBlocking && To && To->isCpu() && !(From && From->isCpu()))
+  if (!NonBlocking && downloadsFromDevice(Source.Devices, Target))
     completeDownloads(Call);
   if (From && To && compare(*From, *To) == Agreement::Same) {
     // Already there: to() returns the tensor itself.
@@ -86,7 +97,7 @@ ValueFact DeviceFlow::evaluateSync(const CXXMemberCallExpr &Call) {
   ValueFact Source = factOf(Object);
   Facts.record(Transfer{&Call, Object, Source, DeviceSet::of(AbstractDevice::cpu()), /*IsSync=*/true});
   // item() of a device tensor waits for the work queued before it.
-  if (std::optional<AbstractDevice> From = Source.Devices.single(); !From || !From->isCpu())
+  if (downloadsFromDevice(Source.Devices, DeviceSet::of(AbstractDevice::cpu())))
     completeDownloads(Call);
   return ValueFact();
 }
@@ -101,11 +112,8 @@ ValueFact DeviceFlow::evaluateCopyInto(const CXXMemberCallExpr &Call) {
   bool NonBlocking = Model.isNonBlocking(Call);
   Facts.record(Transfer{&Call, Copied, Source, Written.Devices, /*IsSync=*/false, NonBlocking,
                         /*IntoDestination=*/true});
-  std::optional<AbstractDevice> From = Source.Devices.single();
-  std::optional<AbstractDevice> To = Written.Devices.single();
   if (!NonBlocking) {
-    // A blocking copy from the device to the host waits for the device's work.
-    if (To && To->isCpu() && !(From && From->isCpu()))
+    if (downloadsFromDevice(Source.Devices, Written.Devices))
       completeDownloads(Call);
     return Written;
   }
