@@ -1,0 +1,58 @@
+// Rule: placement-non-leaf-parameter (a moved copy given to an optimizer through a
+// parameter group, and its grad() read).
+// Modelled on: prompt tuning / soft-prompt training ported to libtorch (a frozen
+// encoder plus a learned prompt matrix with its own learning rate), and the
+// PyTorch forum thread "tensor.grad is None after .to(device)" / "parameters not
+// updating after moving to GPU".
+// Why it is a bug: the prompt is initialised on the host, marked requires_grad_()
+// and then moved: `prompt = prompt.to(device)` keeps the copy, which is not a leaf.
+// AdamW gets the copy through the second parameter group, so it is never updated,
+// and the check of `prompt.grad()` finds it undefined on a GPU machine.
+// Twin: nonleaf_soft_prompt_param_group_fixed.cpp (made on the device, then requires_grad_()).
+#include <torch/torch.h>
+
+#include <iostream>
+#include <memory>
+#include <vector>
+
+struct FrozenEncoderImpl : torch::nn::Module {
+  FrozenEncoderImpl(int64_t dim, int64_t classes)
+      : mix(register_module("mix", torch::nn::Linear(dim, dim))), head(register_module("head", torch::nn::Linear(dim, classes))) {}
+  torch::Tensor forward(const torch::Tensor &prompt, const torch::Tensor &tokens) {
+    auto seq = torch::cat({prompt.unsqueeze(0).expand({tokens.size(0), -1, -1}), tokens}, 1);
+    return head(torch::gelu(mix(seq)).mean(1));
+  }
+  torch::nn::Linear mix, head;
+};
+TORCH_MODULE(FrozenEncoder);
+
+int main() {
+  const int64_t dim = 64, prompt_len = 8, classes = 3;
+  torch::Device device = torch::cuda::is_available() ? torch::Device(torch::kCUDA) : torch::Device(torch::kCPU);
+
+  FrozenEncoder encoder(dim, classes);
+  encoder->to(device);
+  for (auto &p : encoder->mix->parameters()) p.requires_grad_(false);
+
+  auto prompt = torch::empty({prompt_len, dim});
+  torch::nn::init::normal_(prompt, 0.0, 0.02);
+  prompt.requires_grad_();
+  prompt = prompt.to(device); // expect: placement-non-leaf-parameter
+
+  std::vector<torch::optim::OptimizerParamGroup> groups;
+  groups.emplace_back(encoder->head->parameters(), std::make_unique<torch::optim::AdamWOptions>(1e-4));
+  groups.emplace_back(std::vector<torch::Tensor>{prompt}, std::make_unique<torch::optim::AdamWOptions>(3e-2));
+  torch::optim::AdamW opt(groups, torch::optim::AdamWOptions(1e-4));
+
+  auto tokens = torch::randn({32, 12, dim}, torch::TensorOptions().device(device));
+  auto labels = torch::randint(0, classes, {32}, torch::TensorOptions().dtype(torch::kLong).device(device));
+  for (int step = 0; step < 100; ++step) {
+    opt.zero_grad();
+    auto loss = torch::nn::functional::cross_entropy(encoder(prompt, tokens), labels);
+    loss.backward();
+    if (step == 0 && !prompt.grad().defined()) std::cerr << "warning: the prompt received no gradient\n";
+    opt.step();
+  }
+  std::cout << "prompt norm " << prompt.norm().item<float>() << "\n";
+  return 0;
+}
