@@ -1,0 +1,65 @@
+// Rule: placement-unsynchronized-read, correct look-alike (the synchronisation inside
+// a timer helper).
+// Modelled on: C++ vector-search / retrieval services (top-k over an embedding table
+// on the GPU, ids downloaded asynchronously), and pytorch/pytorch#86264.
+// Why it is correct: LatencyTimer::stop_ms() calls torch::cuda::synchronize() when
+// the device is CUDA, and it is called between the non_blocking download and the
+// first accessor() read; on the CPU the download is an ordinary copy.
+// Twin: unsync_topk_ids_read_before_timer_sync.cpp (read first, timer stopped after).
+#include <torch/torch.h>
+
+#include <chrono>
+#include <iostream>
+#include <string>
+#include <vector>
+
+class LatencyTimer {
+ public:
+  explicit LatencyTimer(bool cuda) : cuda_(cuda) {}
+  void start() { t0_ = std::chrono::steady_clock::now(); }
+  // Waits for the device so that the time covers the queued work.
+  double stop_ms() {
+    if (cuda_) torch::cuda::synchronize();
+    return std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - t0_).count();
+  }
+
+ private:
+  bool cuda_;
+  std::chrono::steady_clock::time_point t0_;
+};
+
+struct Index {
+  torch::Tensor embeddings; // [N, D], unit rows, on the device
+  std::vector<std::string> names;
+};
+
+Index build_index(int64_t n, int64_t dim, torch::Device device) {
+  Index index;
+  index.embeddings = torch::nn::functional::normalize(torch::randn({n, dim}, torch::TensorOptions().device(device)),
+                                                      torch::nn::functional::NormalizeFuncOptions().dim(1));
+  for (int64_t i = 0; i < n; ++i) index.names.push_back("doc-" + std::to_string(i));
+  return index;
+}
+
+int main() {
+  torch::Device device = torch::cuda::is_available() ? torch::Device(torch::kCUDA) : torch::Device(torch::kCPU);
+  const int64_t k = 5;
+  Index index = build_index(10000, 128, device);
+  auto queries = torch::nn::functional::normalize(torch::randn({4, 128}, torch::TensorOptions().device(device)),
+                                                  torch::nn::functional::NormalizeFuncOptions().dim(1));
+
+  LatencyTimer timer(device.is_cuda());
+  timer.start();
+  auto top = torch::topk(torch::matmul(queries, index.embeddings.t()), k, /*dim=*/1);
+  auto ids = std::get<1>(top).to(torch::kCPU, /*non_blocking=*/true);
+  const double ms = timer.stop_ms();
+
+  auto acc = ids.accessor<int64_t, 2>();
+  for (int64_t q = 0; q < acc.size(0); ++q) {
+    std::cout << "query " << q << ":";
+    for (int64_t j = 0; j < k; ++j) std::cout << " " << index.names[static_cast<size_t>(acc[q][j])];
+    std::cout << "\n";
+  }
+  std::cout << "search took " << ms << " ms\n";
+  return 0;
+}
