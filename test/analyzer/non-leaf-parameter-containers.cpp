@@ -214,6 +214,50 @@ void forEachReplacesElementsByMarkedCopies(torch::Device device) {
   torch::optim::SGD optimizer(params, torch::optim::SGDOptions(0.1));
 }
 
+// A method that hands out its fields as a list written out: each element
+// is judged by its own maker, the moved copies reported, the leaf beside
+// them not.
+class Factorization {
+public:
+  Factorization(torch::Device device) {
+    users_ = torch::randn({50, 4}, torch::requires_grad()).to(device);
+    // CHECK-MESSAGES: :[[@LINE-1]]:60: warning: '.to()' copies a tensor that requires grad, and the copy is used as a parameter: it is not a leaf, so it never gets a gradient; create the tensor on the device, or move it first and call requires_grad_() after [placement-non-leaf-parameter]
+    // CHECK-MESSAGES: :[[@LINE+15]]:22: note: the optimizer is given the copy 'model.parameters()' here; it never updates it
+    items_ = torch::randn({80, 4}, torch::requires_grad()).to(device);
+    // CHECK-MESSAGES: :[[@LINE-1]]:60: warning: '.to()' copies a tensor that requires grad, and the copy is used as a parameter: it is not a leaf, so it never gets a gradient; create the tensor on the device, or move it first and call requires_grad_() after [placement-non-leaf-parameter]
+    // CHECK-MESSAGES: :[[@LINE+12]]:22: note: the optimizer is given the copy 'model.parameters()' here; it never updates it
+    bias_ = torch::zeros({80}, torch::TensorOptions().device(device).requires_grad(true));
+  }
+  std::vector<torch::Tensor> parameters() const { return {users_, items_, bias_}; }
+
+private:
+  torch::Tensor users_;
+  torch::Tensor items_;
+  torch::Tensor bias_;
+};
+void methodHandsOutMovedFields(torch::Device device) {
+  Factorization model(device);
+  torch::optim::Adam optimizer(model.parameters(), torch::optim::AdamOptions(0.01));
+}
+
+// Look-alike: the fields are moved first and then marked, leaves all.
+class FactorizationOfLeaves {
+public:
+  FactorizationOfLeaves(torch::Device device) {
+    users_ = torch::randn({50, 4}).to(device).requires_grad_();
+    items_ = torch::randn({80, 4}).to(device).requires_grad_();
+  }
+  std::vector<torch::Tensor> parameters() const { return {users_, items_}; }
+
+private:
+  torch::Tensor users_;
+  torch::Tensor items_;
+};
+void methodHandsOutLeaves(torch::Device device) {
+  FactorizationOfLeaves model(device);
+  torch::optim::Adam optimizer(model.parameters(), torch::optim::AdamOptions(0.01));
+}
+
 // Known false negatives: each element replaced by its copy through a
 // reference in a loop (a range-for's, or `v[i]`), here or in a helper. The
 // loop's later iterations read the list as the earlier ones left it, the

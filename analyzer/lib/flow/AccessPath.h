@@ -26,10 +26,11 @@ class ValueDecl;
 
 namespace placelint::analysis {
 
-// One step into a value: a field, the element of a tuple or pair, or the
-// entry of a map that a constant key names (`m["mean"]`). The low two bits
-// tell them apart: a field is its FieldDecl's address (aligned to 8), an
-// element its index, a key the 62-bit hash of its text. A key is thus the
+// One step into a value: a field, the element of a tuple or pair, the
+// position of a value in a list written out, or the entry of a map that a
+// constant key names (`m["mean"]`). The low two bits tell them apart: a
+// field is its FieldDecl's address (aligned to 8), an element or a
+// position its index, a key the 62-bit hash of its text. A key is thus the
 // same step in every function, unit and run, whatever was analysed before,
 // with no table to keep or grow; two of a program's n keys share a hash with
 // odds of about n^2 / 2^63 (10^-13 for a thousand keys).
@@ -41,10 +42,16 @@ public:
   static AccessStep element(unsigned Index) {
     return AccessStep((std::uintptr_t(Index) << TagBits) | ElementTag);
   }
+  // The I-th value of a list written out (`return {a_, b_};`), for what
+  // takes the list whole (an optimizer): reading one element reads the list.
+  static AccessStep position(unsigned Index) {
+    return AccessStep((std::uintptr_t(Index) << TagBits) | PositionTag);
+  }
   static AccessStep key(llvm::StringRef Text) {
     return AccessStep((std::uintptr_t(llvm::xxh3_64bits(Text)) << TagBits) | KeyTag);
   }
   bool isKey() const { return (Bits & TagMask) == KeyTag; }
+  bool isPosition() const { return (Bits & TagMask) == PositionTag; }
 
   const clang::FieldDecl *asField() const {
     return (Bits & TagMask) == FieldTag ? reinterpret_cast<const clang::FieldDecl *>(Bits)
@@ -58,7 +65,8 @@ public:
 private:
   static_assert(sizeof(std::uintptr_t) == 8, "a key's hash takes 62 bits");
   static constexpr unsigned TagBits = 2;
-  static constexpr std::uintptr_t TagMask = 3, FieldTag = 0, ElementTag = 1, KeyTag = 2;
+  static constexpr std::uintptr_t TagMask = 3, FieldTag = 0, ElementTag = 1, KeyTag = 2,
+                                   PositionTag = 3;
   explicit AccessStep(std::uintptr_t Bits) : Bits(Bits) {}
   std::uintptr_t Bits;
 };

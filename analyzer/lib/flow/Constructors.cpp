@@ -49,9 +49,9 @@ ValueFact DeviceFlow::evaluateConstruct(const CXXConstructExpr &Construct) {
     if (Kind == ValueKind::Aggregate)
       return constructByUser(Construct);
     if (std::optional<llvm::SmallVector<const Expr *, 4>> Elements = listElements(&Construct))
-      return newList(Construct, *Elements);
+      return newList(Construct, *Elements, /*InOrder=*/true);
     // vector<Tensor>(n, t): n copies of t; vector<Tensor>(): empty.
-    return Args.size() == 2 ? newList(Construct, Args[1]) : Args.empty() ? ValueFact()
+    return Args.size() == 2 ? newList(Construct, Args[1], /*InOrder=*/false) : Args.empty() ? ValueFact()
                                                               : ValueFact::unknown();
   case ValueKind::Tensor:
   case ValueKind::DeviceType:
@@ -134,7 +134,7 @@ ValueFact DeviceFlow::evaluateInitList(const InitListExpr &List) {
       if (const auto *Inner = dyn_cast<InitListExpr>(Inits[0]->IgnoreImplicit());
           Inner && Inner->getType()->isArrayType())
         Inits = llvm::ArrayRef(Inner->getInits(), Inner->getNumInits());
-    return newList(List, Inits);
+    return newList(List, Inits, /*InOrder=*/true);
   }
   const CXXRecordDecl *Record = List.getType()->getAsCXXRecordDecl();
   if (Kind != ValueKind::Aggregate || !Record || Record->getNumBases() != 0 ||

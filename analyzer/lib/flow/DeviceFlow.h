@@ -237,7 +237,10 @@ private:
   ValueFact evaluateListMethod(const clang::CXXMemberCallExpr &Call, ApiCall Api);
   // The value a list gets from Element (a tensor, or a value holding one).
   AbstractValue elementValue(const clang::Expr *Element);
-  ValueFact newList(const clang::Expr &Made, llvm::ArrayRef<const clang::Expr *> Elements);
+  // A list holding Elements (InOrder: written out, each at its position,
+  // which stays a part of its own; else copies of one value).
+  ValueFact newList(const clang::Expr &Made, llvm::ArrayRef<const clang::Expr *> Elements,
+                    bool InOrder);
   // A tuple or pair made of Elements: each its own part, the whole their join.
   ValueFact newTuple(const clang::Expr &Made, llvm::ArrayRef<const clang::Expr *> Elements);
 

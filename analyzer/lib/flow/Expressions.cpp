@@ -100,9 +100,12 @@ AbstractValue DeviceFlow::elementOf(const Expr &Container, const Expr *Index) {
     if (std::optional<Place> Where = placeOf(&Container))
       if (std::optional<AccessPath> Entry = Where->Path.child(*Key))
         return read(*Entry);
-  // Any entry: the container's own value, or one of those named by a key.
+  // Any entry: the container's own value, or one of those named by a key
+  // (the positions of a list written out are in its own value already).
   AbstractValue Value = valueOf(&Container);
   llvm::erase_if(Value.Parts, [&](const AbstractValue::Part &Part) {
+    if (Part.first.steps().front().isPosition())
+      return true;
     if (!Part.first.steps().front().isKey())
       return false;
     if (Part.first.depth() == 1)

@@ -41,14 +41,25 @@ AbstractValue DeviceFlow::elementValue(const Expr *Element) {
              : AbstractValue(ValueFact::unknown());
 }
 
-ValueFact DeviceFlow::newList(const Expr &Made, llvm::ArrayRef<const Expr *> Elements) {
+ValueFact DeviceFlow::newList(const Expr &Made, llvm::ArrayRef<const Expr *> Elements,
+                              bool InOrder) {
+  // Positions are kept for short lists only: they are what a method hands
+  // out (`return {w_, b_};`), and each is a part every copy carries.
+  constexpr size_t kMaxPositions = 8;
   AbstractValue List;
-  for (const Expr *Element : Elements)
-    List = List.join(elementValue(Element));
+  llvm::SmallVector<AbstractValue::Part, 0> Positions;
+  for (unsigned I = 0; I < Elements.size(); ++I) {
+    AbstractValue Element = elementValue(Elements[I]);
+    if (InOrder && Elements.size() <= kMaxPositions && Model.isTensor(Elements[I]->getType()))
+      Positions.emplace_back(*AccessPath().child(AccessStep::position(I)), Element.Whole);
+    List = List.join(Element);
+  }
   // Made by its list: what the elements share is read from them there.
   if (!List.Whole.Devices.isBottom() && !List.Whole.MadeBy)
     List.Whole.setMaker(&Made);
-  return List.Whole;
+  if (Positions.empty())
+    return List.Whole;
+  return yield(Made, AbstractValue::withParts(List.Whole, std::move(Positions)));
 }
 
 ValueFact DeviceFlow::newTuple(const Expr &Made, llvm::ArrayRef<const Expr *> Elements) {

@@ -111,6 +111,22 @@ nonLeafMoves(const FunctionFacts &Facts, const ParameterUse &Use) {
     return {Move};
   if (const CXXMemberCallExpr *Move = moveOfGivenValue(Facts, Use.Fact))
     return {Move};
+  llvm::SmallVector<const CXXMemberCallExpr *, 2> Moves;
+  // A list whose elements the flow tracks apart (`return {a_, b_};` of a
+  // method): each element is a tensor of its own, judged by its own maker.
+  if (auto Parts = Use.Tensor ? Facts.expressionParts().find(Use.Tensor->IgnoreParenImpCasts())
+                              : Facts.expressionParts().end();
+      Parts != Facts.expressionParts().end()) {
+    for (const auto &[Relative, Element] : Parts->second) {
+      if (Relative.steps().size() != 1 || !Relative.steps().front().isPosition())
+        continue;
+      const CXXMemberCallExpr *Move = Facts.nonLeafMove(Element);
+      if (Move = Move ? Move : moveOfGivenValue(Facts, Element); Move)
+        Moves.push_back(Move);
+    }
+    if (!Moves.empty())
+      return Moves;
+  }
   const auto *Ref = Use.Tensor && !Use.Fact.MadeBy
                         ? dyn_cast<DeclRefExpr>(
                               stripCopies(Use.Tensor)->IgnoreParenImpCasts())
@@ -120,7 +136,6 @@ nonLeafMoves(const FunctionFacts &Facts, const ParameterUse &Use) {
       Var && Facts.body().model().classify(Var->getType()) == ValueKind::TensorList;
   std::optional<llvm::SmallVector<const ValueFact *, 2>> Stored =
       !Var ? std::nullopt : IsList ? putInto(Facts, *Var) : Facts.storedInto(*Var);
-  llvm::SmallVector<const CXXMemberCallExpr *, 2> Moves;
   for (const ValueFact *Value :
        Stored ? *Stored : llvm::SmallVector<const ValueFact *, 2>()) {
     const CXXMemberCallExpr *Move = Facts.nonLeafMove(*Value);
