@@ -85,3 +85,40 @@ void everyConstructionGuarded(const torch::Tensor &x) {
 void constructedWithoutACheck() {
   TwoStageUnguarded model;
 }
+
+// A device read off a tensor or a module the object placed (a method
+// returning `model_->parameters().front().device()`) asks for nothing: the
+// placement that put it there asked. The request written in the
+// constructor, and one written in another method, are each reported.
+struct BackboneImpl : torch::nn::Module {
+  BackboneImpl() : fc(register_module("fc", torch::nn::Linear(4, 2))) {}
+  torch::Tensor forward(const torch::Tensor &x) { return fc(x); }
+  torch::nn::Linear fc;
+};
+TORCH_MODULE(Backbone);
+class Predictor {
+public:
+  Predictor() { model_->to(torch::kCUDA); }
+  // CHECK-MESSAGES: :[[@LINE-1]]:28: warning: CUDA is requested with no cuda::is_available() check on this path; the program fails on a machine without a GPU [placement-unguarded-cuda]
+  // CHECK-MESSAGES: :[[@LINE+17]]:13: note: 'Predictor' is called here with no availability check
+  void warmup() { consume(model_->forward(torch::zeros({1, 4}, torch::device(torch::kCUDA)))); }
+  // CHECK-MESSAGES: :[[@LINE-1]]:78: warning: CUDA is requested with no cuda::is_available() check on this path; the program fails on a machine without a GPU [placement-unguarded-cuda]
+  // CHECK-MESSAGES: :[[@LINE+15]]:13: note: 'warmup' is called here with no availability check
+  torch::Tensor predict(const torch::Tensor &image) {
+    return model_->forward(image.to(device()));
+  }
+  torch::Device device() const { return model_->parameters().front().device(); }
+  torch::Tensor predictOnItsOptions(const torch::Tensor &image) {
+    return model_->forward(image.to(options().device()));
+  }
+  torch::TensorOptions options() const { return model_->parameters().front().options(); }
+
+private:
+  Backbone model_;
+};
+void servePredictions(const torch::Tensor &image) {
+  Predictor predictor;
+  predictor.warmup();
+  consume(predictor.predict(image));
+  consume(predictor.predictOnItsOptions(image));
+}

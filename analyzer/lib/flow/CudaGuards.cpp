@@ -101,24 +101,29 @@ void DeviceFlow::noteCudaUse(const Expr &Use, const ValueFact &Device) {
   };
   // Where the device was written: the value itself, or, for options, the
   // device given to their builder (`torch::device(torch::kCUDA)`); one a
-  // helper made is requested where it is used.
+  // helper made is requested where it is used, unless the helper read it
+  // off a tensor or module (`return weight_.device();`).
   const ValueFact *Fact = &Device;
-  for (unsigned Depth = 0; Fact && Fact->MadeBy && !Fact->MadeIn && Depth < 8; ++Depth) {
+  const FunctionFacts *Home = &Facts;
+  for (unsigned Depth = 0; Fact && Fact->MadeBy && Depth < 8; ++Depth) {
+    Home = Fact->MadeIn ? Fact->MadeIn : Home;
     const auto *Builder = dyn_cast<CallExpr>(Fact->MadeBy);
     if (!Builder) {
-      noteCudaRequest(InBody(*Fact->MadeBy) ? *Fact->MadeBy : Use, *Single);
+      noteCudaRequest(Home == &Facts && InBody(*Fact->MadeBy) ? *Fact->MadeBy : Use, *Single);
       return;
     }
     ApiCall Api = Model.classifyCall(*Builder);
     const auto *Method = dyn_cast<CXXMemberCallExpr>(Builder);
     if (Api.Kind == CallKind::OptionsDevice && Builder->getNumArgs() >= 1)
-      Fact = Facts.factAt(Builder->getArg(0));
+      Fact = Home->factAt(Builder->getArg(0));
     else if (Method && (Api.Kind == CallKind::OptionsBuilder ||
                         Api.Kind == CallKind::OptionsRequiresGrad ||
                         Api.Kind == CallKind::OptionsPinnedMemory))
-      Fact = Facts.factAt(Method->getImplicitObjectArgument());
+      Fact = Home->factAt(Method->getImplicitObjectArgument());
     else if (Api.Kind == CallKind::DeviceOf || Api.Kind == CallKind::OptionsOf)
       return; // a tensor's own device: asked for where the tensor went there
+    else if (const ValueFact *Returned = Home->madeInCallee(*Fact))
+      Fact = Returned; // what the helper returned, as it made it
     else
       break;
   }
