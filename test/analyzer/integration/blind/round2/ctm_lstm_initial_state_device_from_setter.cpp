@@ -68,7 +68,6 @@ int main() {
     auto [logits, next] = lm->forward(inputs, state);
     auto loss = torch::nn::functional::cross_entropy(logits.reshape({-1, cfg.vocab}), targets.reshape({-1}));
     loss.backward();
-    torch::nn::utils::clip_grad_norm_(lm->parameters(), 0.25);
     opt.step();
     state = next;
     if (epoch % 5 == 0) std::cout << "epoch " << epoch << " loss " << loss.item<float>() << "\n";

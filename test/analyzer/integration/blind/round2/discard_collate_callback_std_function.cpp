@@ -1,8 +1,7 @@
 // Rule: placement-discarded-transfer (+ the mixed-device failure it causes).
-// Modelled on: forum threads "model on GPU but input still on CPU even though I
-// called .to(device)" (libtorch C++ questions on discuss.pytorch.org and Stack
-// Overflow), and trainers that keep a user-configurable batch hook in a
-// std::function member.
+// Modelled on: the recurring libtorch question of an input left on the CPU after
+// `x.to(device);` (Tensor::to returns a copy, unlike Module::to), and trainers that
+// keep a user-configurable batch hook in a std::function member.
 // Why it is a bug: the Trainer's default `prepare_` hook, a lambda set in the
 // constructor, writes `x.to(device_);` (the result is dropped, `x` stays on the
 // host) and `y = y.to(device_);` correctly; fit() then applies the moved model to
@@ -32,8 +31,6 @@ class Trainer {
       y = y.to(device_);
     };
   }
-
-  void set_prepare(Hook hook) { prepare_ = std::move(hook); }
 
   template <typename Loader>
   double fit_epoch(Loader &loader) {

@@ -1,8 +1,7 @@
 // Rule: placement-discarded-transfer, correct look-alike.
-// Modelled on: forum threads "model on GPU but input still on CPU even though I
-// called .to(device)" (libtorch questions on discuss.pytorch.org and Stack
-// Overflow), and trainers that keep a user-configurable batch hook in a
-// std::function member.
+// Modelled on: the recurring libtorch question of an input left on the CPU after
+// `x.to(device);` (Tensor::to returns a copy, unlike Module::to), and trainers that
+// keep a user-configurable batch hook in a std::function member.
 // Why it is correct: the default `prepare_` hook assigns both moved tensors back
 // through its reference parameters, so fit() gives the moved model device inputs.
 // Twin: discard_collate_callback_std_function.cpp (`x.to(device_);` dropped).
@@ -30,8 +29,6 @@ class Trainer {
       y = y.to(device_);
     };
   }
-
-  void set_prepare(Hook hook) { prepare_ = std::move(hook); }
 
   template <typename Loader>
   double fit_epoch(Loader &loader) {

@@ -1,8 +1,7 @@
 // Rule: placement-discarded-transfer (+ the mixed-device failure it causes).
 // Modelled on: C++ inference servers for BERT-style encoders that keep the
-// tokenizer's output as a name -> tensor map (HuggingFace's BatchEncoding shape),
-// and the libtorch question "I loop over my inputs and call .to(device) but they
-// stay on the CPU" (Stack Overflow).
+// tokenizer's output as a name -> tensor map (HuggingFace's BatchEncoding shape,
+// whose Python `.to(device)` returns the moved batch), ported to a range-for.
 // Why it is a bug: `for (auto &[name, t] : features) t.to(device);` drops every
 // moved copy; the map still holds host tensors, and the encoder, moved to the
 // device, is applied to them.

@@ -1,8 +1,8 @@
 // Rule: placement-transfer-in-loop (a field moved on every call of a method reached
 // through another method, called per frame).
 // Modelled on: C++ SSD/RetinaNet/YOLO post-processing classes (anchor or prior
-// boxes generated once in the constructor, decoded per frame), and the libtorch
-// forum thread "inference slow: priors.to(device) on each forward".
+// boxes generated once in the constructor, decoded per frame), where the Python
+// original registered the priors as a buffer and the port keeps a plain member.
 // Why it is a bug: the anchors never change, but Detector::decode(), called by
 // predict() for every frame of the stream, copies `anchors_` from the host to the
 // device again on every call; making them on the device once (or registering them

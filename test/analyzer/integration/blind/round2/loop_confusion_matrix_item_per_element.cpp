@@ -1,7 +1,7 @@
 // Rule: placement-transfer-in-loop (a sync per element, in a helper's loop called per batch).
 // Modelled on: C++ evaluation code that fills a confusion matrix element by element
-// (`preds[i].item<int64_t>()`), the pattern behind forum threads such as "libtorch
-// evaluation 50x slower on GPU than CPU" and "item() is very slow in a loop".
+// (`preds[i].item<int64_t>()`), and rdevon/cortex#199 ("Use `.item()` to collect
+// results ... only at an epoch's end": every item() forces a GPU sync).
 // Why it is a bug: predictions and targets are on the device; accumulate() reads
 // each element with item(), one device-to-host copy and stream sync per sample,
 // on every iteration of its loop (and for every batch of the evaluation).

@@ -1,6 +1,6 @@
 // Rule: placement-transfer-in-loop, correct look-alike.
-// Modelled on: C++ evaluation code that fills a confusion matrix, and the forum
-// threads "item() is very slow in a loop" whose answers say to count on the device.
+// Modelled on: C++ evaluation code that fills a confusion matrix, fixed as
+// rdevon/cortex#199 advises: keep the counts on the device, read them at the end.
 // Why it is correct: accumulate() counts (target, prediction) pairs with bincount
 // on the device; the matrix is downloaded once, after the evaluation loop.
 // Twin: loop_confusion_matrix_item_per_element.cpp (item() per element).

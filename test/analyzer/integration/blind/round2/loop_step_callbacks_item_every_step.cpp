@@ -1,9 +1,9 @@
 // Rule: placement-transfer-in-loop (a sync inside a callback kept in a vector of
 // std::function, called on every step).
 // Modelled on: Keras/Lightning-style callback lists in C++ trainers (on_step_end
-// hooks for loss history and progress bars), and pytorch/pytorch discussions of
-// ".item() in the training loop forces a sync every step" (e.g. the performance
-// tuning guide's "avoid unnecessary CPU-GPU synchronization").
+// hooks for loss history and progress bars), rdevon/cortex#199 (item() per step
+// forces a GPU sync), and the PyTorch performance tuning guide's "avoid unnecessary
+// CPU-GPU synchronization".
 // Why it is a bug: the history callback reads `loss.item<float>()` on every step;
 // the loss is on the device chosen at run time (CUDA on a GPU machine), so each
 // step copies it to the host and waits for the device.

@@ -1,8 +1,8 @@
 // Rule: placement-mixed-device (tensors that torch::load gives back are on the host).
-// Modelled on: pytorch/pytorch issues and forum threads about resuming training in
-// C++ ("torch::load puts tensors on CPU, no map_location in libtorch", "Expected all
-// tensors to be on the same device" after resuming), and EMA-of-weights helpers
-// of C++ detection/diffusion trainers.
+// Modelled on: resuming training in C++, where torch::load has no map_location
+// and gives host tensors (pytorch/pytorch#79260 is the converse: a CPU libtorch
+// loading a GPU checkpoint), and EMA-of-weights helpers of C++ detection and
+// diffusion trainers.
 // Why it is a bug: on resume, the EMA shadow weights are read with
 // torch::load(std::vector<Tensor>&, path), which always gives host tensors; the
 // model was moved to the device before. ModelEma::update() then does
@@ -31,7 +31,13 @@ class ModelEma {
   ModelEma(Net model, double decay) : model_(std::move(model)), decay_(decay) {
     for (const auto &p : model_->parameters()) shadow_.push_back(p.detach().clone());
   }
-  void restore(const std::string &path) { torch::load(shadow_, path); }
+  void restore(const std::string &path) {
+    std::vector<torch::Tensor> loaded;
+    torch::load(loaded, path);
+    TORCH_CHECK(loaded.size() == shadow_.size(), "EMA checkpoint ", path, " holds ", loaded.size(),
+                " tensors, the model has ", shadow_.size());
+    shadow_ = std::move(loaded);
+  }
   void save(const std::string &path) const { torch::save(shadow_, path); }
   void update() {
     torch::NoGradGuard no_grad;

@@ -1,7 +1,8 @@
 // Rule: placement-mixed-device, correct look-alike (tensors that torch::load gives back).
-// Modelled on: pytorch/pytorch issues and forum threads about resuming training in
-// C++ ("torch::load puts tensors on CPU, no map_location in libtorch"), and EMA-of-
-// weights helpers of C++ detection/diffusion trainers.
+// Modelled on: resuming training in C++, where torch::load has no map_location
+// and gives host tensors (pytorch/pytorch#79260 is the converse: a CPU libtorch
+// loading a GPU checkpoint), and EMA-of-weights helpers of C++ detection and
+// diffusion trainers.
 // Why it is correct: restore() moves every loaded shadow tensor to the device of
 // the model's parameter it shadows, so update() combines tensors on one device.
 // Twin: mixed_ema_shadow_resumed_from_checkpoint.cpp (the loaded shadow stays on the host).
@@ -28,9 +29,12 @@ class ModelEma {
     for (const auto &p : model_->parameters()) shadow_.push_back(p.detach().clone());
   }
   void restore(const std::string &path) {
-    torch::load(shadow_, path);
+    std::vector<torch::Tensor> loaded;
+    torch::load(loaded, path);
+    TORCH_CHECK(loaded.size() == shadow_.size(), "EMA checkpoint ", path, " holds ", loaded.size(),
+                " tensors, the model has ", shadow_.size());
     auto params = model_->parameters();
-    for (size_t i = 0; i < shadow_.size(); ++i) shadow_[i] = shadow_[i].to(params[i].device());
+    for (size_t i = 0; i < loaded.size(); ++i) shadow_[i] = loaded[i].to(params[i].device());
   }
   void save(const std::string &path) const { torch::save(shadow_, path); }
   void update() {

@@ -1,7 +1,7 @@
 // Rule: placement-mixed-device (a host tensor deep inside one arithmetic expression).
 // Modelled on: libtorch ports of PPO/A2C (the compute-returns/GAE step of C++ RL
-// projects) and the PyTorch forum reports "Expected all tensors to be on the same
-// device ... found at least two devices, cuda:0 and cpu" raised from a GAE loop.
+// projects), which fail with "Expected all tensors to be on the same device, but
+// found at least two devices, cuda:0 and cpu!" when one rollout field stays behind.
 // Why it is a bug: the episode-boundary flags come from the environment as a
 // std::vector<float> and are wrapped with torch::tensor on the host, while rewards
 // and values are on the policy's device; in gae() `gamma * v_next * (1 - d)`

@@ -1,7 +1,7 @@
 // Rule: placement-mixed-device, correct look-alike (a host tensor deep inside one expression).
 // Modelled on: libtorch ports of PPO/A2C (the compute-returns/GAE step of C++ RL
-// projects) and the PyTorch forum reports "Expected all tensors to be on the same
-// device ... found at least two devices, cuda:0 and cpu" raised from a GAE loop.
+// projects), which fail with "Expected all tensors to be on the same device, but
+// found at least two devices, cuda:0 and cpu!" when one rollout field stays behind.
 // Why it is correct: the flags come from the environment as a std::vector<float>,
 // are wrapped with torch::tensor on the host and then moved to the device of the
 // rewards and values, so every operand of gae() is on one device.

@@ -1,8 +1,8 @@
 // Rule: placement-mixed-device (a device-less factory inside a penalty helper).
 // Modelled on: orthogonal-regularisation losses ported from Python (BigGAN's
-// ortho_reg, "soft orthogonality" in re-ID and GAN projects), and forum reports of
-// "Expected all tensors to be on the same device" coming from `torch::eye(n)` in a
-// regulariser that worked on the CPU build.
+// ortho_reg, "soft orthogonality" in re-ID and GAN projects), where `torch::eye(n)`
+// without options works on the CPU and fails with "Expected all tensors to be on
+// the same device" on a GPU.
 // Why it is a bug: gram_deviation(), two calls below the training loop, subtracts
 // `torch::eye(rows)` (made on the host: no options) from W W^T of a weight that the
 // moved model keeps on the device; the subtraction throws on a GPU machine.

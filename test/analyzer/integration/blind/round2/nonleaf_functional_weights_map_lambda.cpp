@@ -1,12 +1,13 @@
 // Rule: placement-non-leaf-parameter (copies made by an initialiser lambda, kept in
 // a std::map, handed to an optimizer and their grad() read).
 // Modelled on: functional-style networks in C++ (meta-learning / hypernetwork code
-// that keeps weights in a name -> tensor map instead of a Module), and the
-// pytorch/pytorch issue reports "grad is undefined for tensor created with
-// requires_grad then moved to cuda" (the `.cuda()` of a leaf makes a non-leaf).
+// that keeps weights in a name -> tensor map instead of a Module), and
+// pytorch/pytorch#8287 and #13113 (a tensor made with requires_grad, then moved
+// with `.cuda()`, never gets a grad: the copy is not a leaf).
 // Why it is a bug: init() marks `(randn(shape) * scale)` with requires_grad_() and
-// returns its moved copy; every map entry is such a copy, SGD receives them, and
-// the gradient check reads grad() of one: undefined, and nothing learns.
+// returns its moved copy; every map entry is such a copy on a GPU machine. SGD is
+// given them (libtorch throws "can't optimize a non-leaf Tensor"), and the
+// gradient check reads grad() of one, which backward() never sets.
 // Twin: none (`randn(shape, options.device(device)) * scale` then requires_grad_()
 // would be the fix).
 #include <torch/torch.h>

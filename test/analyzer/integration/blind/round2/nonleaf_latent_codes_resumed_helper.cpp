@@ -1,11 +1,13 @@
 // Rule: placement-non-leaf-parameter (a helper that loads or initialises a tensor,
 // marks it, and returns its moved copy; the caller's optimizer gets it).
 // Modelled on: auto-decoder training in C++ (DeepSDF-style per-shape latent codes,
-// optimised next to the decoder's weights and resumed from a checkpoint), and the
-// forum thread "latent vectors not updated by the optimizer after .to(device)".
+// optimised next to the decoder's weights and resumed from a checkpoint), and
+// mazzzystar/randomCNN-voice-transfer#16 / Linardos/SalEMA#7 ("can't optimize a
+// non-leaf Tensor" once the code ran on a GPU: requires_grad set before `.cuda()`).
 // Why it is a bug: load_latents() calls requires_grad_() on the host tensor (loaded
 // or freshly drawn) and returns `codes.to(device)`; on a GPU machine that copy is a
-// non-leaf, so the Adam optimizer that main builds over it never changes it.
+// non-leaf, so the Adam optimizer that main builds over it rejects it (libtorch:
+// "can't optimize a non-leaf Tensor"); it could never update it.
 // Twin: nonleaf_latent_codes_resumed_helper_fixed.cpp (moved first, marked after).
 #include <torch/torch.h>
 

@@ -1,13 +1,15 @@
 // Rule: placement-non-leaf-parameter (a moved copy given to an optimizer through a
 // parameter group, and its grad() read).
 // Modelled on: prompt tuning / soft-prompt training ported to libtorch (a frozen
-// encoder plus a learned prompt matrix with its own learning rate), and the
-// PyTorch forum thread "tensor.grad is None after .to(device)" / "parameters not
-// updating after moving to GPU".
+// encoder plus a learned prompt matrix with its own learning rate), and the reports
+// of a tensor marked requires_grad and then moved to CUDA: pytorch/pytorch#13113 and
+// #12627 (grad is None), wangkuiyi/gotorch#261 (libtorch: "can't optimize a
+// non-leaf Tensor").
 // Why it is a bug: the prompt is initialised on the host, marked requires_grad_()
-// and then moved: `prompt = prompt.to(device)` keeps the copy, which is not a leaf.
-// AdamW gets the copy through the second parameter group, so it is never updated,
-// and the check of `prompt.grad()` finds it undefined on a GPU machine.
+// and then moved: `prompt = prompt.to(device)` keeps the copy, which on a GPU
+// machine is not a leaf. AdamW gets it through the second parameter group (libtorch
+// rejects it there with "can't optimize a non-leaf Tensor"; had it been accepted it
+// would never be updated), and its grad() stays undefined.
 // Twin: nonleaf_soft_prompt_param_group_fixed.cpp (made on the device, then requires_grad_()).
 #include <torch/torch.h>
 

@@ -1,7 +1,7 @@
 // Rule: placement-non-leaf-parameter, correct look-alike (a parameter group).
 // Modelled on: prompt tuning ported to libtorch (a frozen encoder plus a learned
-// prompt matrix with its own learning rate), and the forum answers to "tensor.grad
-// is None after .to(device)": create it on the device, then ask for gradients.
+// prompt matrix with its own learning rate), fixed as pytorch/pytorch#12627's and
+// #8287's answers say: create it on the device, then ask for gradients.
 // Why it is correct: the prompt is allocated on the device, initialised there and
 // marked requires_grad_() after, so it is a leaf that AdamW's second parameter
 // group updates and whose grad() backward() sets.

@@ -2,7 +2,8 @@
 // pageable memory, uploaded by the caller with non_blocking).
 // Modelled on: hand-written C++ data feeders (a "BatchAssembler" that gathers
 // samples into a contiguous batch, as C++ recommender and speech trainers do
-// instead of torch::data), and vllm-project/vllm#54292-style findings that a
+// instead of torch::data), and pytorch/pytorch#42539 (non_blocking only affects
+// copies from pinned memory; the PyTorch pinmem_nonblock tutorial): a
 // non_blocking copy from unpinned memory silently blocks.
 // Why it is a bug: BatchAssembler::next() allocates each batch with torch::empty
 // (no pinned_memory: the `pin` flag it was given is never used) and fills it on

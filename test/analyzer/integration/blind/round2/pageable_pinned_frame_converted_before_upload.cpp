@@ -1,9 +1,9 @@
 // Rule: placement-pageable-non-blocking (a pinned uint8 frame converted to float on
 // the host by a preprocessing method; the converted tensor is what is uploaded).
 // Modelled on: C++ video-analytics pipelines (camera frames captured into a
-// page-locked staging tensor, then normalised "before the GPU"), and the forum
-// thread "pin_memory() has no effect, H2D copy still synchronous" whose answer is
-// that every host op allocates its result in ordinary memory.
+// page-locked staging tensor, then normalised "before the GPU"), and
+// pytorch/pytorch#42539 / the pinmem_nonblock tutorial: non_blocking overlaps only
+// from pinned memory, and every host op allocates its result in ordinary memory.
 // Why it is a bug: the capture buffer is pinned, but Preprocess::operator() returns
 // `frame.permute(...).to(torch::kFloat).div_(255).unsqueeze(0)`: the conversion
 // allocates a new pageable tensor, and that is what the per-frame

@@ -2,7 +2,7 @@
 // and a mask computed from it on the host, both uploaded with non_blocking).
 // Modelled on: C++ text-classification servers that tokenize on the host and
 // upload "asynchronously" (the pattern of many libtorch BERT serving samples), and
-// the PyTorch docs' note that non_blocking only overlaps from pinned memory.
+// pytorch/pytorch#42539 (non_blocking only overlaps copies from pinned memory).
 // Why it is a bug: encode() returns `torch::tensor(ids)` (ordinary host memory), and
 // `ids.ne(pad_id)` is a new host tensor too; both uploads with non_blocking=true
 // are staged synchronously and overlap nothing (two copies, two markers).

@@ -2,7 +2,9 @@
 // Modelled on: hand-written data parallelism in libtorch (the DataParallel
 // replicate/scatter pattern of torch::nn::parallel, written out by users who clone
 // the model once per GPU), with a `--gpus` option defaulting to 2, and reports of
-// "CUDA error: invalid device ordinal" when such a program meets a one-GPU box.
+// "invalid device ordinal" when such a program meets a smaller machine
+// (csxmli2016/DFDNet#7, NVIDIA/vid2vid#17, KimMeen/Time-LLM#10: GPU ids or counts
+// from options, no check against the GPUs present).
 // Why it is a bug: build_replicas() moves one clone of the model to
 // cuda:0 ... cuda:(gpus-1) for the count the user typed (2 by default), never
 // comparing it with torch::cuda::device_count(): it fails on a machine without a
@@ -16,10 +18,15 @@
 #include <string>
 #include <vector>
 
-struct RegressorImpl : torch::nn::Module {
-  RegressorImpl() : fc1(register_module("fc1", torch::nn::Linear(16, 32))), fc2(register_module("fc2", torch::nn::Linear(32, 1))) {}
+// Cloneable, so that clone() can make the per-GPU replicas.
+struct RegressorImpl : torch::nn::Cloneable<RegressorImpl> {
+  RegressorImpl() { reset(); }
+  void reset() override {
+    fc1 = register_module("fc1", torch::nn::Linear(16, 32));
+    fc2 = register_module("fc2", torch::nn::Linear(32, 1));
+  }
   torch::Tensor forward(const torch::Tensor &x) { return fc2(torch::relu(fc1(x))); }
-  torch::nn::Linear fc1, fc2;
+  torch::nn::Linear fc1{nullptr}, fc2{nullptr};
 };
 TORCH_MODULE(Regressor);
 

@@ -13,10 +13,15 @@
 #include <string>
 #include <vector>
 
-struct RegressorImpl : torch::nn::Module {
-  RegressorImpl() : fc1(register_module("fc1", torch::nn::Linear(16, 32))), fc2(register_module("fc2", torch::nn::Linear(32, 1))) {}
+// Cloneable, so that clone() can make the per-GPU replicas.
+struct RegressorImpl : torch::nn::Cloneable<RegressorImpl> {
+  RegressorImpl() { reset(); }
+  void reset() override {
+    fc1 = register_module("fc1", torch::nn::Linear(16, 32));
+    fc2 = register_module("fc2", torch::nn::Linear(32, 1));
+  }
   torch::Tensor forward(const torch::Tensor &x) { return fc2(torch::relu(fc1(x))); }
-  torch::nn::Linear fc1, fc2;
+  torch::nn::Linear fc1{nullptr}, fc2{nullptr};
 };
 TORCH_MODULE(Regressor);
 

@@ -2,8 +2,8 @@
 // only synchronisation inside a timer helper called after the read).
 // Modelled on: C++ vector-search / retrieval services (top-k over an embedding
 // table on the GPU, ids downloaded asynchronously to overlap with logging), and
-// pytorch/pytorch#86264 ("non_blocking copy to CPU returns zeros / garbage unless
-// you synchronize").
+// pytorch/pytorch#86264 ('to("cpu", non_blocking=True) work weird': the host
+// reads before the copy lands unless it synchronizes).
 // Why it is a bug: `ids` comes from `topk(...).to(kCPU, non_blocking=true)`; the
 // results are printed through accessor() before LatencyTimer::stop(), whose
 // torch::cuda::synchronize() is the first wait for the copy.
