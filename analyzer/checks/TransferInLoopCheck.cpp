@@ -75,6 +75,21 @@ void TransferInLoopCheck::report(const RecordedFindings &Findings) {
           << Check.text(F.Receiver) << devices(F.Source);
       Check.diag(F.Loop->getBeginLoc(), "in this loop", DiagnosticIDs::Note);
     }
+    void onElementWriteInLoop(const LoopTransferFinding &F) override {
+      // A Device variable's device may be the host, where such writes cost
+      // nothing special.
+      Check.diag(F.Call->getExprLoc(),
+                 F.Target.allConcrete()
+                     ? "'%0' on %1 is written from the host one element at a time, on every "
+                       "iteration of the loop: each write is a separate operation on the device"
+                     : "'%0' may be on a CUDA device (%1) and is written from the host one "
+                       "element at a time, on every iteration of the loop: each write is a "
+                       "separate operation on the device")
+          << Check.text(F.Receiver) << devices(F.Target);
+      Check.diag(F.Loop->getBeginLoc(),
+                 "fill a host tensor in this loop and move it to the device once, after it",
+                 DiagnosticIDs::Note);
+    }
 
   private:
     TransferInLoopCheck &Check;

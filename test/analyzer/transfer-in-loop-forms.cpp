@@ -214,3 +214,59 @@ void blockRunUntilReady(torch::Device device, const torch::Tensor &weights, bool
     // CHECK-MESSAGES: :[[@LINE-3]]:3: note: hoist the transfer before this loop
   } while (!ready);
 }
+
+// Host values written into a device tensor one element at a time in a loop:
+// each write is an operation on the device of its own, its value from the
+// host (a table filled cell by cell, a row at a time from a host tensor, a
+// value put at an index).
+void fillCellByCell(const std::vector<std::vector<float>> &rows) {
+  torch::Tensor table = torch::zeros({8, 4}, torch::device(torch::kCUDA));
+  for (size_t i = 0; i < rows.size(); ++i)
+    for (size_t j = 0; j < 4; ++j)
+      table[i][j] = rows[i][j];
+  // CHECK-MESSAGES: :[[@LINE-1]]:19: warning: 'table' on cuda is written from the host one element at a time, on every iteration of the loop: each write is a separate operation on the device [placement-transfer-in-loop]
+  // CHECK-MESSAGES: :[[@LINE-3]]:5: note: fill a host tensor in this loop and move it to the device once, after it
+  consume(table);
+}
+
+void fillRowsFromHost(torch::Device device, const std::vector<torch::Tensor> &hostRows) {
+  auto batch = torch::zeros({8, 4}, torch::device(device));
+  for (int64_t i = 0; i < 8; ++i)
+    batch[i] = hostRows[i].cpu();
+  // CHECK-MESSAGES: :[[@LINE-1]]:14: warning: 'batch' may be on a CUDA device (the device in 'device') and is written from the host one element at a time, on every iteration of the loop: each write is a separate operation on the device [placement-transfer-in-loop]
+  // CHECK-MESSAGES: :[[@LINE-3]]:3: note: fill a host tensor in this loop and move it to the device once, after it
+  consume(batch);
+}
+
+void putAtIndices(const std::vector<int64_t> &labels) {
+  auto onehot = torch::zeros({8, 10}, torch::device(torch::kCUDA));
+  for (int64_t i = 0; i < 8; ++i)
+    onehot.index_put_({i, labels[i]}, 1.0);
+  // CHECK-MESSAGES: :[[@LINE-1]]:12: warning: 'onehot' on cuda is written from the host one element at a time, on every iteration of the loop: each write is a separate operation on the device [placement-transfer-in-loop]
+  // CHECK-MESSAGES: :[[@LINE-3]]:3: note: fill a host tensor in this loop and move it to the device once, after it
+  consume(onehot);
+}
+
+// Look-alikes: the table filled on the host and moved once; a device
+// tensor written from another device tensor; one write outside a loop.
+void fillOnHostThenMove(const std::vector<std::vector<float>> &rows) {
+  torch::Tensor table = torch::zeros({8, 4});
+  for (size_t i = 0; i < rows.size(); ++i)
+    for (size_t j = 0; j < 4; ++j)
+      table[i][j] = rows[i][j];
+  consume(table.to(torch::kCUDA));
+}
+
+void copyRowsOnDevice(const torch::Tensor &source) {
+  auto gathered = torch::zeros({8, 4}, torch::device(torch::kCUDA));
+  auto rows = source.to(torch::kCUDA);
+  for (int64_t i = 0; i < 8; ++i)
+    gathered[i] = rows[i];
+  consume(gathered);
+}
+
+void markOnce(torch::Device device) {
+  auto mask = torch::zeros({8}, torch::device(device));
+  mask[0] = 1.0;
+  consume(mask);
+}

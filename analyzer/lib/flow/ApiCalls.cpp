@@ -201,6 +201,8 @@ ValueFact DeviceFlow::evaluateApiCall(const CallExpr &Call, ApiCall Api) {
   case CallKind::Indexing:
     if (!Self)
       break;
+    if (Api.InPlace && Args.size() >= 2) // index_put_(indices, values)
+      noteElementWrite(Call, *Self, *Args[1]);
     if (!ReturnsTensor)
       return untracked(Call);
     return derivedFrom(Call, factOf(Self), ZeroDim::Unknown);

@@ -106,6 +106,11 @@ private:
   // place the device was written, if it was written in this function's
   // body, else at Use (a device kept in a member, a global).
   void noteCudaUse(const clang::Expr &Use, const ValueFact &Device);
+  // Call writes Value into a part of Tensor (`t[i][j] = x`,
+  // `t.index_put_({i}, x)`): an ElementWrite when Tensor is on a device and
+  // Value a number or a host tensor.
+  void noteElementWrite(const clang::CallExpr &Call, const clang::Expr &Tensor,
+                        const clang::Expr &Value);
   void resolveCudaGuards();
 
   // HostReads.cpp

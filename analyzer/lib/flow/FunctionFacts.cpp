@@ -89,6 +89,9 @@ void FunctionFacts::orderByExecution() {
   orderRecords(Synchronizations, SynchronizationIndex, Order,
                [](const Synchronization &S) { return S.Call; },
                [](const Synchronization &S) { return S.Call; });
+  orderRecords(ElementWrites, ElementWriteIndex, Order,
+               [](const ElementWrite &W) -> const Expr * { return W.Call; },
+               [](const ElementWrite &W) -> const Expr * { return W.Call; });
   orderRecords(CudaRequests, CudaRequestIndex, Order,
                [](const CudaRequest &R) { return std::make_pair(R.Where, R.Block); },
                [](const CudaRequest &R) { return R.Where; });
@@ -173,6 +176,11 @@ void FunctionFacts::record(ParameterUse Use) {
 void FunctionFacts::record(Synchronization Sync) {
   const Expr *At = Sync.Call;
   keepLatest(Synchronizations, SynchronizationIndex, At, Sync);
+}
+
+void FunctionFacts::record(ElementWrite Write) {
+  const Expr *At = Write.Call;
+  keepLatest(ElementWrites, ElementWriteIndex, At, std::move(Write));
 }
 
 void FunctionFacts::record(Transfer T) {

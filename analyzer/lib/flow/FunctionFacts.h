@@ -69,6 +69,15 @@ struct Transfer {
   bool IntoDestination = false;
 };
 
+// A write of host values into a part of a device tensor (`t[i][j] = x`,
+// `t.index_put_({i}, row)`): each is an operation of its own on the device,
+// its value sent from the host.
+struct ElementWrite {
+  const clang::CallExpr *Call = nullptr; // the assignment or index_put_
+  const clang::Expr *Tensor = nullptr;   // `t`, the tensor written
+  DeviceSet Target;                      // t's devices
+};
+
 // A point where the host waits for the device's queued work:
 // `cuda::synchronize()`, a stream's or an event's `synchronize()`, `item()`
 // or a blocking download of a device tensor, or a call of a function of the
@@ -172,6 +181,7 @@ public:
   llvm::ArrayRef<CudaRequest> cudaRequests() const { return CudaRequests; }
   llvm::ArrayRef<ParameterUse> parameterUses() const { return ParameterUses; }
   llvm::ArrayRef<Synchronization> synchronizations() const { return Synchronizations; }
+  llvm::ArrayRef<ElementWrite> elementWrites() const { return ElementWrites; }
   // In control-flow order: recorded once, after the fixed point.
   llvm::ArrayRef<HostRead> hostReads() const { return HostReads; }
   // Operations in the functions this one calls that fail with what the
@@ -261,6 +271,7 @@ public:
   void record(CalleeFailure Failure);
   void record(TransferThroughCall Moved);
   void record(Synchronization Sync);
+  void record(ElementWrite Write);
   void record(ReadThroughCall Read);
   void recordHostReads(std::vector<HostRead> Reads) { HostReads = std::move(Reads); }
   // What a call of a function of the unit returned, as the callee made it.
@@ -326,6 +337,8 @@ private:
   llvm::DenseMap<const clang::Expr *, unsigned> TransferIndex;
   std::vector<ParameterUse> ParameterUses;
   std::vector<Synchronization> Synchronizations;
+  std::vector<ElementWrite> ElementWrites;
+  llvm::DenseMap<const clang::Expr *, unsigned> ElementWriteIndex;
   std::vector<HostRead> HostReads;
   llvm::DenseMap<const clang::Expr *, unsigned> SynchronizationIndex;
   std::vector<CalleeFailure> CalleeFailures;

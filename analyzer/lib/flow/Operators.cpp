@@ -11,6 +11,36 @@ namespace placelint::analysis {
 
 using namespace clang;
 
+namespace {
+
+// The tensor a chain of subscripts indexes (`t` of `t[i][j]`), or null
+// when Written is no subscript of a tensor.
+const Expr *subscripted(const Expr &Written, const ApiModel &Model) {
+  const Expr *Tensor = nullptr;
+  for (const Expr *E = &Written;;) {
+    const auto *Subscript = dyn_cast<CXXOperatorCallExpr>(E->IgnoreImplicit()->IgnoreParens());
+    if (!Subscript || Subscript->getOperator() != OO_Subscript ||
+        Subscript->getNumArgs() != 2 || !Model.isTensor(Subscript->getArg(0)->getType()))
+      return Tensor;
+    E = Tensor = Subscript->getArg(0)->IgnoreImplicit();
+  }
+}
+
+} // namespace
+
+void DeviceFlow::noteElementWrite(const CallExpr &Call, const Expr &Tensor, const Expr &Value) {
+  const ValueFact &Target = factOf(&Tensor);
+  bool OnDevice = Target.Devices.isKnown() &&
+                  llvm::none_of(Target.Devices.devices(),
+                                [](const AbstractDevice &D) { return D.isCpu(); });
+  // A number, or a tensor on the host: its value crosses to the device.
+  const Expr *Given = Value.IgnoreUnlessSpelledInSource();
+  std::optional<AbstractDevice> From =
+      Model.isTensor(Given->getType()) ? factOf(Given).Devices.single() : AbstractDevice::cpu();
+  if (OnDevice && From && From->isCpu())
+    Facts.record(ElementWrite{&Call, &Tensor, Target.Devices});
+}
+
 ValueFact DeviceFlow::evaluateOperatorCall(const CXXOperatorCallExpr &Op) {
   OverloadedOperatorKind Kind = Op.getOperator();
   unsigned NumArgs = Op.getNumArgs();
@@ -41,6 +71,8 @@ ValueFact DeviceFlow::evaluateOperatorCall(const CXXOperatorCallExpr &Op) {
     return Op.getDirectCallee() ? summaryCall(Op, *Op.getDirectCallee(), Lhs) : untracked(Op);
   }
   if (Kind == OO_Equal && NumArgs == 2) {
+    if (const Expr *Tensor = LhsKind == ValueKind::Tensor ? subscripted(*Lhs, Model) : nullptr)
+      noteElementWrite(Op, *Tensor, *Op.getArg(1));
     std::optional<Place> Target = placeOf(Lhs);
     if (Target && Model.classify(Op.getArg(1)->getType()) != ValueKind::Other) {
       write(*Target, valueOf(Op.getArg(1)), Op.getArg(1), Op.getOperatorLoc());

@@ -417,11 +417,23 @@ void diagnoseThroughCalls(const FunctionFacts &Facts, FindingsHandler &Handler) 
   }
 }
 
+// Host values written into a device tensor one element at a time in a loop
+// (`t[i][j] = rows[i][j]`): each write is an operation of its own with its
+// value sent from the host, once per iteration; filling a host tensor and
+// moving it once is one copy.
+void diagnoseElementWrites(const FunctionFacts &Facts, FindingsHandler &Handler) {
+  BodyFacts &Body = Facts.body();
+  for (const ElementWrite &Write : Facts.elementWrites())
+    if (const Stmt *Loop = Body.loopAroundCall(*Write.Call); Loop && !Body.isPeriodic(*Write.Call))
+      Handler.onElementWriteInLoop({Write.Call, Write.Tensor, Loop, Write.Target});
+}
+
 } // namespace
 
 void diagnoseTransferInLoop(const FunctionFacts &Facts, FindingsHandler &Handler) {
   BodyFacts &Body = Facts.body();
   diagnoseThroughCalls(Facts, Handler);
+  diagnoseElementWrites(Facts, Handler);
   for (const Transfer &T : Facts.transfers()) {
     // A copy into a buffer made before the loop is this rule's fix, not
     // its bug (`staging.copy_(batch)`).

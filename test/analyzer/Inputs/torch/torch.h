@@ -116,6 +116,9 @@ public:
   Tensor(Tensor &&) = default;
   Tensor &operator=(const Tensor &) &;
   Tensor &operator=(Tensor &&) &;
+  // A write through a view (`t[i] = x`): fill_ or copy_ into the viewed part.
+  Tensor &operator=(const Scalar &value) &&;
+  Tensor &operator=(const Tensor &source) &&;
 
   template <typename T> T item() const;
   Scalar item() const;
@@ -178,6 +181,8 @@ public:
   Tensor narrow(int64_t dim, int64_t start, int64_t length) const;
   Tensor view_as(const Tensor &other) const;
   Tensor operator[](int64_t index) const;
+  Tensor &index_put_(std::initializer_list<int64_t> indices, const Scalar &value);
+  Tensor &index_put_(std::initializer_list<int64_t> indices, const Tensor &values);
   const Tensor &grad() const;
   const Tensor &requires_grad_(bool requires_grad = true) const;
   void backward() const;
