@@ -406,3 +406,75 @@ void epochsNormalising(const torch::Device &device, torch::Tensor observations, 
   for (int epoch = 0; epoch < epochs; ++epoch)
     consume(normaliseAndUpload(observations, device));
 }
+
+// A sync in a loop of the callee itself, on what the caller gives it: one
+// copy to the host per iteration of the callee's loop (an element read
+// with item() per sample), whoever calls it and however often. Reported
+// where the caller's devices say the tensor is on a device, with the note
+// at the callee's loop.
+void countPerElement(std::vector<int64_t> &counts, const torch::Tensor &preds) {
+  for (int64_t i = 0; i < preds.numel(); ++i)
+    ++counts[preds[i].item<int64_t>()];
+  // CHECK-MESSAGES: :[[@LINE-1]]:23: warning: 'preds[i]' is copied from cuda to the host on every iteration of the loop [placement-transfer-in-loop]
+  // CHECK-MESSAGES: :[[@LINE-3]]:3: note: in this loop
+}
+
+void perElementSyncsOfEachBatch(const std::vector<torch::Tensor> &batches, std::vector<int64_t> &counts) {
+  for (const torch::Tensor &batch : batches)
+    countPerElement(counts, batch.to(torch::kCUDA).argmax(1));
+}
+
+// Look-alikes: the same helper given host tensors; a helper whose loop
+// syncs only every hundredth element, or after an inner loop, or queues a
+// non_blocking download.
+void perElementReadsOfHostBatches(const std::vector<torch::Tensor> &batches, std::vector<int64_t> &counts) {
+  for (const torch::Tensor &batch : batches)
+    countPerElement(counts, batch.argmax(1));
+}
+
+void countEveryHundredth(std::vector<int64_t> &counts, const torch::Tensor &preds) {
+  for (int64_t i = 0; i < preds.numel(); ++i)
+    if (i % 100 == 0)
+      ++counts[preds[i].item<int64_t>()];
+}
+
+void countAfterAnInnerLoop(std::vector<int64_t> &counts, const torch::Tensor &preds) {
+  for (int64_t i = 0; i < preds.numel(); ++i) {
+    torch::Tensor row = preds[i];
+    for (int64_t j = 0; j < 4; ++j)
+      row = row.add(preds[j]);
+    ++counts[row.sum().item<int64_t>()];
+  }
+}
+
+void gatherPerElementAsync(std::vector<torch::Tensor> &rows, const torch::Tensor &preds) {
+  for (int64_t i = 0; i < preds.numel(); ++i)
+    rows.push_back(preds[i].to(torch::kCPU, /*non_blocking=*/true));
+}
+
+void perElementLookAlikesOnTheDevice(const torch::Tensor &batch, std::vector<int64_t> &counts,
+                                     std::vector<torch::Tensor> &rows) {
+  torch::Tensor preds = batch.to(torch::kCUDA).argmax(1);
+  countEveryHundredth(counts, preds);
+  countAfterAnInnerLoop(counts, preds);
+  gatherPerElementAsync(rows, preds);
+}
+
+// A sync in a function called in the loop of a function the caller calls
+// once (a trainer's fit() calling a logger each step): every step of that
+// loop, on the device the caller's tensor is on.
+float lossValue(const torch::Tensor &loss) { return loss.item<float>(); }
+// CHECK-MESSAGES: :[[@LINE-1]]:58: warning: 'loss' is copied from cuda to the host on every iteration of the loop [placement-transfer-in-loop]
+
+float fitSteps(const torch::Tensor &x, int steps) {
+  float last = 0;
+  for (int step = 0; step < steps; ++step)
+    // CHECK-MESSAGES: :[[@LINE-1]]:3: note: in this loop
+    last = lossValue((x * 2).sum());
+  return last;
+}
+
+float fitOnTheDevice(int steps) { return fitSteps(torch::ones({4}, torch::kCUDA), steps); }
+
+// Its look-alike: the same trainer given a host tensor.
+float fitOnTheHost(int steps) { return fitSteps(torch::ones({4}), steps); }

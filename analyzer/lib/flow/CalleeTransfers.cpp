@@ -76,14 +76,25 @@ std::vector<CalleeTransfer> FunctionSummaries::transfersOfInputs(const FunctionD
   bool Loops = findInTree(&Whole, [](const Stmt &S) {
     return isa<ForStmt, WhileStmt, DoStmt, CXXForRangeStmt>(S);
   });
+  // A copy to the host in a loop of the callee with no inner loop is made
+  // on every iteration of that loop, whoever calls it: exported with the
+  // loop, for the callers that know the device it copies from (a helper's
+  // `preds[i].item()` over what the caller gives). Other transfers in its
+  // loops are judged in the callee.
+  auto RepeatsToHost = [&](const Stmt &Loop, const DeviceSet &Target, bool IntoDestination) {
+    std::optional<AbstractDevice> To = Target.single();
+    return To && To->isCpu() && !IntoDestination && !Body.hasInnerLoop(Loop);
+  };
   std::vector<CalleeTransfer> Found;
   for (const Transfer &T : Facts.transfers()) {
-    if (Body.loopAround(*T.Call) || Body.isPeriodic(*T.Call) ||
-        llvm::is_contained(Body.discardedTransfers(), T.Call))
+    const Stmt *Loop = Body.loopAround(*T.Call);
+    if ((Loop && !RepeatsToHost(*Loop, T.Target, T.IntoDestination)) ||
+        Body.isPeriodic(*T.Call) || llvm::is_contained(Body.discardedTransfers(), T.Call))
       continue;
     CalleeTransfer Moved{T.Call, Export(T.Source.Devices), Export(T.Target), T.IsSync,
                          T.NonBlocking, T.IntoDestination};
     Moved.CalleeLoops = Loops;
+    Moved.OwnLoop = Loop;
     if (std::optional<CallInput> Tensor = inputBehind(*T.Tensor, Callee, Body)) {
       Moved.MovesInput = true;
       Moved.Inputs.push_back(*Tensor);
@@ -99,14 +110,21 @@ std::vector<CalleeTransfer> FunctionSummaries::transfersOfInputs(const FunctionD
     Found.push_back(std::move(Moved));
   }
   // Deeper: what the functions called here make once per call, when not
-  // in a loop or a periodic branch here.
+  // in a loop or a periodic branch here; and their copies to the host
+  // repeated in a loop, theirs or one here.
   for (const TransferThroughCall &Deeper : Facts.calleeTransfers()) {
-    if (Body.loopAroundCall(*Deeper.Through) || Body.isPeriodic(*Deeper.Through))
-      continue;
     const CalleeTransfer &There = Deeper.Transfer;
+    const Stmt *Loop = There.OwnLoop;
+    if (!Loop) {
+      Loop = Body.loopAroundCall(*Deeper.Through);
+      if ((Loop && !RepeatsToHost(*Loop, There.Target, There.IntoDestination)) ||
+          Body.isPeriodic(*Deeper.Through))
+        continue;
+    }
     CalleeTransfer Moved{There.Call, Export(There.Source), Export(There.Target), There.IsSync,
                          There.NonBlocking, There.IntoDestination};
     Moved.CalleeLoops = Loops || There.CalleeLoops;
+    Moved.OwnLoop = Loop;
     // The input a call here gave the deeper function, as an input of Callee.
     auto InputHere = [&](unsigned I) -> std::optional<CallInput> {
       if (const Expr *Given = Deeper.Given[I])

@@ -20,6 +20,7 @@ class Expr;
 class CXXRecordDecl;
 class FunctionDecl;
 class LambdaExpr;
+class Stmt;
 } // namespace clang
 
 namespace placelint::analysis {
@@ -43,6 +44,8 @@ struct CallInput {
 // A transfer that a called function (or one it calls) makes once on each
 // call: not in a loop or a periodic branch of the callee (its own finding
 // there). A caller that calls it in a loop makes it once per iteration.
+// Also a copy to the host on every iteration of a loop of the callee
+// (OwnLoop): whether it syncs depends on the device the call gives.
 struct CalleeTransfer {
   const clang::CXXMemberCallExpr *Call = nullptr;
   DeviceSet Source;
@@ -61,6 +64,9 @@ struct CalleeTransfer {
   // loop of its own: a call is a whole pass (an evaluation over a data
   // set), and what it syncs once per call is not the hot path.
   bool CalleeLoops = false;
+  // The callee's loop (innermost, with no inner loop) that repeats this
+  // copy to the host on every iteration, or null for a copy once per call.
+  const clang::Stmt *OwnLoop = nullptr;
   // The tensor moved first, then the inputs the transfer's arguments read.
   llvm::SmallVector<CallInput, 2> Inputs;
 };

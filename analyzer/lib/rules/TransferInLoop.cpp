@@ -380,15 +380,24 @@ void diagnoseThroughCalls(const FunctionFacts &Facts, FindingsHandler &Handler) 
   BodyFacts &Body = Facts.body();
   llvm::SmallPtrSet<const Expr *, 4> Reported;
   for (const TransferThroughCall &Moved : Facts.calleeTransfers()) {
-    const Stmt *Loop = Body.loopAroundCall(*Moved.Through);
     const CalleeTransfer &T = Moved.Transfer;
-    if (!Loop || T.IntoDestination || Body.isPeriodic(*Moved.Through) || !T.Target.isKnown() || T.Source.isBottom() ||
-        Reported.contains(T.Call) || alreadyThere(T.Source, T.Target))
+    // A copy to the host in a loop of the callee is once per iteration of
+    // that loop, wherever the call is: a sync when the call gives it a
+    // device tensor.
+    const Stmt *Loop = T.OwnLoop ? T.OwnLoop : Body.loopAroundCall(*Moved.Through);
+    if (!Loop || T.IntoDestination || (!T.OwnLoop && Body.isPeriodic(*Moved.Through)) ||
+        !T.Target.isKnown() || T.Source.isBottom() || Reported.contains(T.Call) ||
+        alreadyThere(T.Source, T.Target))
       continue;
     // Inside a method, "the module's device" is its object's, which this
     // record does not say.
     if (llvm::any_of(T.Source.devices(), [](const AbstractDevice &D) { return D.isModuleDevice(); }))
       continue;
+    if (T.OwnLoop) {
+      if (diagnoseSync(*T.Call, T.Source, T.Target, T.NonBlocking, *Loop, Facts, Handler))
+        Reported.insert(T.Call);
+      continue;
+    }
     const Expr *Receiver = T.Call->getImplicitObjectArgument();
     const Expr *GivenTensor = T.MovesInput ? Moved.Given.front() : nullptr;
     const ValueFact *Given = GivenTensor ? Facts.factAt(GivenTensor) : nullptr;
