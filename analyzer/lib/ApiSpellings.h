@@ -39,6 +39,7 @@ enum class ApiNameRole {
   StreamGuard,
   CurrentStream,
   StreamClass,
+  AtMostEach,
 };
 
 // Whether Name has the role: some line of the role matches it.

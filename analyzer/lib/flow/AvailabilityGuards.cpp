@@ -221,7 +221,19 @@ private:
       return checkIn(Cast->getSubExpr());
     if (const auto *Call = dyn_cast<CallExpr>(E)) {
       const FunctionDecl *Callee = Call->getDirectCallee();
-      return Callee ? Model.availabilityCheck(*Callee) : std::nullopt;
+      if (!Callee)
+        return std::nullopt;
+      if (std::optional<AvailabilityKind> Kind = Model.availabilityCheck(*Callee))
+        return Kind;
+      // `min(option, device_count())` is a count of devices that are there:
+      // at least k of it means at least k of the count.
+      if (Callee->getIdentifier() &&
+          hasApiName(ApiNameRole::AtMostEach, Callee->getQualifiedNameAsString()))
+        for (const Expr *Argument : Call->arguments())
+          if (std::optional<AvailabilityKind> Kind = checkIn(Argument->IgnoreImplicit());
+              Kind && *Kind != AvailabilityKind::Flag)
+            return Kind;
+      return std::nullopt;
     }
     const VarDecl *Var = unchangedLocal(E);
     return Var ? checkIn(Var->getInit()) : std::nullopt;

@@ -7,6 +7,7 @@
 #include "Syntax.h"
 #include "flow/AvailabilityGuards.h"
 
+#include "clang/AST/DeclCXX.h"
 #include "clang/Basic/SourceManager.h"
 
 #include <algorithm>
@@ -25,6 +26,16 @@ bool inTryBlock(const Stmt &Body, const Stmt &S) {
            return Block && findInTree(Block->getTryBlock(),
                                       [&](const Stmt &Inner) { return &Inner == &S; });
          }) != nullptr;
+}
+
+// Whether a request is where CUDA is written (`kCUDA`, `"cuda:1"`,
+// `.cuda()`), not the use of a device made elsewhere.
+bool namesCuda(const Expr &Request, const ApiModel &Model, const ASTContext &Context) {
+  if (isa<StringLiteral>(Request) ||
+      ApiModel::deviceKindOfConstant(Request, Context) == DeviceKind::CUDA)
+    return true;
+  const auto *Call = dyn_cast<CallExpr>(&Request);
+  return Call && Model.classifyCall(*Call).Target == TransferTarget::Cuda;
 }
 
 } // namespace
@@ -61,6 +72,29 @@ void DeviceFlow::resolveCudaGuards() {
     }
     return Devices;
   };
+  // A method runs on an object one of its class's constructors made: what
+  // every constructor proves by returning is there. A device made elsewhere
+  // (a field's) is not asked for again (the constructor's
+  // `model_->to(device_)` reported, not `x.to(device_)` in a method); CUDA
+  // written in the method is its own request.
+  std::optional<unsigned> Constructed;
+  auto EstablishedByConstruction = [&] {
+    const auto *Method = dyn_cast<CXXMethodDecl>(&Function);
+    if (!Method || Method->isStatic() || isa<CXXConstructorDecl, CXXDestructorDecl>(Method) ||
+        Method->getParent()->isLambda())
+      return 0u;
+    std::optional<unsigned> Least;
+    for (const CXXConstructorDecl *Ctor : Method->getParent()->ctors()) {
+      if (Ctor->isCopyOrMoveConstructor() || Ctor->isDeleted())
+        continue; // a copy is of an object made already
+      const FunctionDecl *Definition = nullptr;
+      unsigned Devices = Ctor->hasBody(Definition)
+                             ? Summaries.summarize(*Definition, CallInputs{}).DevicesEstablished
+                             : 0;
+      Least = std::min(Least.value_or(Devices), Devices);
+    }
+    return Least.value_or(0);
+  };
   std::optional<CallersGuard> ByCallers;
   Facts.setCudaGuards([&](const CudaRequest &Request) -> std::pair<unsigned, const Expr *> {
     const CFGBlock *Block = ById.lookup(Request.Block);
@@ -71,6 +105,12 @@ void DeviceFlow::resolveCudaGuards() {
     if (Here < Request.DevicesNeeded && Block &&
         EstablishedBefore(Request, *Block) >= Request.DevicesNeeded)
       return {Request.DevicesNeeded, nullptr};
+    if (Here < Request.DevicesNeeded && !namesCuda(*Request.Where, Model, Context)) {
+      if (!Constructed)
+        Constructed = EstablishedByConstruction();
+      if (*Constructed >= Request.DevicesNeeded)
+        return {Request.DevicesNeeded, nullptr};
+    }
     if (Here >= Request.DevicesNeeded)
       return {Here, nullptr};
     // Under `if (cuda)` on a bool parameter or field: the calls passing
@@ -90,6 +130,11 @@ void DeviceFlow::resolveCudaGuards() {
 
 void DeviceFlow::noteCudaUse(const Expr &Use, const ValueFact &Device) {
   std::optional<AbstractDevice> Single = Device.Devices.single();
+  // `Device(kCUDA, rank)` with an index the analysis cannot compute: CUDA
+  // all the same, and any availability check ensures it (counted as cuda:0).
+  if (Device.Devices.isUnknown() && Device.MadeBy &&
+      ApiModel::deviceKindOfConstant(*Device.MadeBy, Context) == DeviceKind::CUDA)
+    Single = AbstractDevice::cuda(0);
   if (!Single || !Single->isCuda())
     return;
   const SourceManager &SM = Context.getSourceManager();

@@ -2,6 +2,7 @@
 // value on or name one: parentheses, casts, conditionals, variables,
 // fields, string literals and DeviceType constants.
 #include "flow/DeviceFlow.h"
+#include "flow/DeviceStrings.h"
 
 #include "ApiSpellings.h"
 #include "BodyFacts.h"
@@ -304,7 +305,10 @@ ValueFact DeviceFlow::evaluateDeviceTypeConstant(const Expr *E) {
 ValueFact DeviceFlow::deviceFromArguments(llvm::ArrayRef<const Expr *> Args) {
   if (Args.empty())
     return ValueFact::unknown();
-  if (const StringLiteral *Literal = stringLiteralIn(Args[0])) {
+  const StringLiteral *Literal = stringLiteralIn(Args[0]);
+  if (!Literal && Model.classify(Args[0]->getType()) == ValueKind::Other)
+    Literal = deviceStringHeldBy(*Args[0], Context); // `Device(cfg.device)`
+  if (Literal) {
     if (std::optional<AbstractDevice> Device = parseDeviceString(Literal->getString()))
       return mentioned(*Literal, *Device);
     return ValueFact::unknown();
@@ -319,6 +323,13 @@ ValueFact DeviceFlow::deviceFromArguments(llvm::ArrayRef<const Expr *> Args) {
     return Type;
   std::optional<AbstractDevice> Single = Type.Devices.single();
   std::optional<std::int64_t> Index = integerOf(Args[1]);
+  if (Single && Single->isCuda() && !Index) {
+    // `Device(kCUDA, rank)`: which device is not known, but CUDA was asked
+    // for there (placement-unguarded-cuda reads the maker).
+    ValueFact SomeCuda = ValueFact::unknown();
+    SomeCuda.MadeBy = Args[0];
+    return SomeCuda;
+  }
   if (!Single || !Single->isConcrete() || !Index)
     return ValueFact::unknown();
   int64_t Value = *Index;
