@@ -29,9 +29,14 @@ void TransferInLoopCheck::report(const RecordedFindings &Findings) {
 
     void onInvariantTransferInLoop(const LoopTransferFinding &F) override {
       if (F.PerCallOf) {
-        Check.diag(F.Call->getExprLoc(),
-                   "'%0' is moved to %1 on every call of '%2' but does not change between calls")
-            << Check.text(F.Receiver) << devices(F.Target) << F.PerCallOf->getName();
+        if (F.TargetDeviceOf)
+          Check.diag(F.Call->getExprLoc(), "'%0' is moved to the device of '%1' on every call of "
+                                           "'%2' but does not change between calls")
+              << Check.text(F.Receiver) << Check.text(F.TargetDeviceOf) << F.PerCallOf->getName();
+        else
+          Check.diag(F.Call->getExprLoc(),
+                     "'%0' is moved to %1 on every call of '%2' but does not change between calls")
+              << Check.text(F.Receiver) << devices(F.Target) << F.PerCallOf->getName();
         Check.diag(F.PerCallOf->getLocation(),
                    "move it once, where the object is made (or register it as a buffer)",
                    DiagnosticIDs::Note);

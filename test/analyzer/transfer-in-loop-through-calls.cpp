@@ -319,6 +319,48 @@ void methodCalledInALoop(torch::Device device, const std::vector<torch::Tensor> 
     consume(model.runEach(batch.to(device)));
 }
 
+// A field made on the host, moved to the device of the tensor a method is
+// given (unknown in the method, the same field whatever it is), by a
+// method another method calls once per call, itself called per frame: per
+// frame too. Its look-alikes: the same chain reached once from an entry
+// point; a field that moves with the object (already there).
+torch::Tensor makeAnchors(int64_t n) { return torch::rand({n, 4}); }
+
+class AnchorDecoder {
+public:
+  explicit AnchorDecoder(int64_t n) : anchors_(makeAnchors(n)) {}
+  torch::Tensor predict(const torch::Tensor &features) { return decode(features * 2); }
+  torch::Tensor predictOnce(const torch::Tensor &features) { return decodeOnce(features * 2); }
+
+private:
+  torch::Tensor decode(const torch::Tensor &deltas) const { return anchors_.to(deltas.device()) + deltas; }
+  // CHECK-MESSAGES: :[[@LINE-1]]:77: warning: 'anchors_' is moved to the device of 'deltas' on every call of 'decode' but does not change between calls [placement-transfer-in-loop]
+  // CHECK-MESSAGES: :[[@LINE-2]]:17: note: move it once, where the object is made (or register it as a buffer)
+  torch::Tensor decodeOnce(const torch::Tensor &deltas) const { return anchors_.to(deltas.device()) + deltas; }
+  torch::Tensor anchors_;
+};
+
+void framesThroughAMethodChain(torch::Device device, const std::vector<torch::Tensor> &frames) {
+  AnchorDecoder decoder(16);
+  for (const torch::Tensor &frame : frames)
+    consume(decoder.predict(frame.to(device)));
+}
+
+torch::Tensor predictOnceFromAnEntry(torch::Device device, const torch::Tensor &frame) {
+  AnchorDecoder decoder(16);
+  return decoder.predictOnce(frame.to(device));
+}
+
+struct AnchorHead : torch::nn::Module {
+  torch::Tensor anchors = register_buffer("anchors", torch::rand({16, 4}));
+  torch::Tensor decode(const torch::Tensor &deltas) { return anchors.to(deltas.device()) + deltas; }
+};
+
+void framesThroughABuffer(torch::Device device, AnchorHead &head, const std::vector<torch::Tensor> &frames) {
+  for (const torch::Tensor &frame : frames)
+    consume(head.decode(frame.to(device)));
+}
+
 // The same tensor read through a getter lambda, or through a static member
 // the loop sets from it at the top of each iteration.
 void invariantThroughAGetter(torch::Device device, const std::vector<torch::Tensor> &batches) {

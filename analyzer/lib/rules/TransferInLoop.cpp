@@ -281,18 +281,49 @@ bool repeatsIn(const Expr &Call, const FunctionDecl &Caller) {
   return repeatsUnder(Caller.getBody(), Call, false);
 }
 
-// Whether the unit calls Method, and only outside loops: once per call of
-// its callers (a `run()` called once from main), so a field it moves is
+// Whether every call of the unit's callers of Function is outside loops,
+// and so are theirs, up the chain (`decode()` called once by `predict()`,
+// itself called per frame, runs per frame). A caller no call of the unit
+// reaches (main, an entry point) runs once.
+bool callersRunOnce(const FunctionDecl &Function, CallIndex &Calls,
+                    llvm::SmallPtrSetImpl<const FunctionDecl *> &Seen) {
+  if (!Seen.insert(&Function).second)
+    return true;
+  return llvm::none_of(Calls.callsOf(Function), [&](const CallIndex::CallSite &Site) {
+    if (repeatsIn(*Site.Call, *Site.Caller))
+      return true;
+    const auto *Caller = dyn_cast<CXXMethodDecl>(Site.Caller);
+    if ((Caller && Caller->isVirtual()) || Calls.escapes(*Site.Caller))
+      return false;
+    return !callersRunOnce(*Site.Caller, Calls, Seen);
+  });
+}
+
+// Whether the unit calls Method, and only outside loops, from callers
+// that run once (a `run()` called once from main), so a field it moves is
 // moved once. Unknown for a method called otherwise (a callback, virtually).
 bool calledOnlyOutsideLoops(const CXXMethodDecl &Method, const FunctionFacts &Facts) {
   if (Method.isVirtual())
     return false;
   CallIndex &Calls = Facts.calls();
-  llvm::ArrayRef<CallIndex::CallSite> Sites = Calls.callsOf(Method);
-  return !Sites.empty() && !Calls.escapes(Method) &&
-         llvm::none_of(Sites, [](const CallIndex::CallSite &Site) {
-           return repeatsIn(*Site.Call, *Site.Caller);
-         });
+  llvm::SmallPtrSet<const FunctionDecl *, 8> Seen;
+  return !Calls.callsOf(Method).empty() && !Calls.escapes(Method) &&
+         callersRunOnce(Method, Calls, Seen);
+}
+
+// The parameter of Method whose device T moves to, when that is the
+// target (`to(deltas.device())`): unknown in the method, but whatever it is,
+// the same field goes to it on every call.
+const Expr *deviceOfParameter(const Transfer &T, const CXXMethodDecl &Method, const ApiModel &Model) {
+  const auto *Read = T.Call->getNumArgs() > 0
+                         ? dyn_cast<CXXMemberCallExpr>(constructedFrom(T.Call->getArg(0)))
+                         : nullptr;
+  if (!Read || Model.classifyCall(*Read).Kind != CallKind::DeviceOf)
+    return nullptr;
+  const Expr *Tensor = Read->getImplicitObjectArgument()->IgnoreParenImpCasts();
+  const auto *Ref = dyn_cast<DeclRefExpr>(Tensor);
+  const auto *Param = Ref ? dyn_cast<ParmVarDecl>(Ref->getDecl()) : nullptr;
+  return Param && Param->getDeclContext() == &Method ? Tensor : nullptr;
 }
 
 // A method that moves a field of its object to a device on every call
@@ -305,9 +336,20 @@ void diagnosePerCall(const Transfer &T, const FunctionFacts &Facts, FindingsHand
   const ValueDecl *Field = trackedDecl(stripCopies(T.Call->getImplicitObjectArgument()));
   if (T.IsSync || !Method || isa<CXXConstructorDecl>(Method) || Method->isStatic() ||
       Method->getParent()->isLambda() || !Field || !isa<FieldDecl>(Field) ||
-      !T.Target.isKnown() || (To && To->isCpu()) ||
-      !Facts.body().assignmentsTo(*Field).empty() || Facts.body().movesThis())
+      (To && To->isCpu()) || !Facts.body().assignmentsTo(*Field).empty() ||
+      Facts.body().movesThis())
     return;
+  // A target unknown here is judged only as a given tensor's device, for a
+  // field made on the host (not a registered buffer, which moves with the
+  // module and may be there already).
+  const Expr *TargetDeviceOf = nullptr;
+  if (!T.Target.isKnown()) {
+    std::optional<AbstractDevice> From = T.Source.Devices.single();
+    TargetDeviceOf = From && From->isCpu() ? deviceOfParameter(T, *Method, Facts.body().model())
+                                           : nullptr;
+    if (!TargetDeviceOf)
+      return;
+  }
   if (alreadyThere(T.Source.Devices, T.Target))
     return;
   // A batch's own `to()` returns the moved copies: fresh data on each call.
@@ -321,6 +363,7 @@ void diagnosePerCall(const Transfer &T, const FunctionFacts &Facts, FindingsHand
     return;
   LoopTransferFinding Finding{T.Call, T.Call->getImplicitObjectArgument(), nullptr, T.Target};
   Finding.PerCallOf = Method;
+  Finding.TargetDeviceOf = TargetDeviceOf;
   Handler.onInvariantTransferInLoop(Finding);
 }
 

@@ -74,6 +74,10 @@ struct LoopTransferFinding {
   // Instead of a loop: the method that moves a field of its object on
   // every call.
   const clang::FunctionDecl *PerCallOf = nullptr;
+  // With PerCallOf, where the target is unknown in the method: the tensor
+  // the method is given whose device the field goes to
+  // (`anchors_.to(deltas.device())`).
+  const clang::Expr *TargetDeviceOf = nullptr;
   // The tensor (or container of them) a part of which Receiver is, when
   // Loop is an outer loop in which that whole does not change (a stored
   // rollout uploaded a minibatch at a time in every epoch).
