@@ -7,6 +7,7 @@
 // once from an availability check guards what it guards; so does every
 // construction of an object whose members name CUDA devices.
 #include <torch/torch.h>
+#include <string>
 
 void consume(const torch::Tensor &t);
 void log(const torch::Device &device);
@@ -121,4 +122,67 @@ void servePredictions(const torch::Tensor &image) {
   predictor.warmup();
   consume(predictor.predict(image));
   consume(predictor.predictOnItsOptions(image));
+}
+
+// A device string kept in a std::string is the literal every write of it in
+// the file gives it: a config struct's default "cuda", stored in a Device
+// by a member initializer (no request there), asks where it is used. A
+// method's later uses of that field are no second request: every
+// constructor asked first. Set back to "cpu" on a machine without a GPU, or
+// read from the user (by reference), the string names no one device.
+struct TrainConfig {
+  std::string device = "cuda";
+  int epochs = 5;
+};
+struct CheckedConfig {
+  std::string device = "cuda";
+};
+struct UserConfig {
+  std::string device = "cuda";
+};
+void readOption(const char *name, std::string &value);
+class Trainer {
+public:
+  explicit Trainer(const TrainConfig &cfg) : device_(cfg.device) {
+    model_->to(device_);
+    // CHECK-MESSAGES: :[[@LINE-1]]:13: warning: CUDA is requested with no cuda::is_available() check on this path; the program fails on a machine without a GPU [placement-unguarded-cuda]
+    // CHECK-MESSAGES: :[[@LINE+26]]:11: note: 'Trainer' is called here with no availability check
+  }
+  torch::Tensor step(const torch::Tensor &x) { return model_->forward(x.to(device_)); }
+
+private:
+  torch::Device device_;
+  torch::nn::Linear model_{4, 4};
+};
+class CheckedTrainer {
+public:
+  explicit CheckedTrainer(const CheckedConfig &cfg) : device_(cfg.device) { model_->to(device_); }
+
+private:
+  torch::Device device_;
+  torch::nn::Linear model_{4, 4};
+};
+class UserTrainer {
+public:
+  explicit UserTrainer(const UserConfig &cfg) : device_(cfg.device) { model_->to(device_); }
+
+private:
+  torch::Device device_;
+  torch::nn::Linear model_{4, 4};
+};
+void trainWithDefaultConfig(const torch::Tensor &x) {
+  TrainConfig cfg;
+  Trainer trainer(cfg);
+  consume(trainer.step(x));
+}
+void trainFallingBackToTheCpu() {
+  CheckedConfig cfg;
+  if (!torch::cuda::is_available())
+    cfg.device = "cpu";
+  CheckedTrainer trainer(cfg);
+}
+void trainOnTheUsersDevice() {
+  UserConfig cfg;
+  readOption("--device", cfg.device);
+  UserTrainer trainer(cfg);
 }

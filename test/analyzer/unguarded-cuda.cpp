@@ -6,6 +6,7 @@
 // prints lets the request go ahead; a device from outside is not the code's
 // request; comparing a device with kCUDA asks for nothing.
 #include <torch/torch.h>
+#include <algorithm>
 #include <cassert>
 #include <cstdio>
 void consume(const torch::Tensor &t);
@@ -72,4 +73,48 @@ void checkedByALookAlike(torch::Tensor x) {
   if (plugin::is_available())
     consume(x.cuda());
   // CHECK-MESSAGES: :[[@LINE-1]]:15: warning: CUDA is requested with no cuda::is_available() check on this path; the program fails on a machine without a GPU [placement-unguarded-cuda]
+}
+// An index the analysis cannot compute (a loop's, a parameter's) still asks
+// for CUDA: counted as cuda:0, so any availability check guards it. A
+// GPU-count option as the loop bound is no check; the option capped with
+// min(option, device_count()) and compared with 0 is.
+void replicate(torch::nn::Linear model, int gpus) {
+  for (int i = 0; i < gpus; ++i)
+    model->to(torch::Device(torch::kCUDA, static_cast<c10::DeviceIndex>(i)));
+  // CHECK-MESSAGES: :[[@LINE-1]]:29: warning: CUDA is requested with no cuda::is_available() check on this path; the program fails on a machine without a GPU [placement-unguarded-cuda]
+  // CHECK-MESSAGES: :[[@LINE+6]]:3: note: 'replicate' is called here with no availability check
+}
+struct Options {
+  int gpus = 2;
+};
+void replicateAsTyped(torch::nn::Linear model, const Options &options) {
+  replicate(model, options.gpus);
+}
+void replicateCapped(torch::nn::Linear model, int gpus) {
+  for (int i = 0; i < gpus; ++i)
+    model->to(torch::Device(torch::kCUDA, static_cast<c10::DeviceIndex>(i)));
+}
+void replicateOnWhatIsThere(torch::nn::Linear model, const Options &options) {
+  const int usable = std::min(options.gpus, static_cast<int>(torch::cuda::device_count()));
+  if (usable == 0)
+    return;
+  replicateCapped(model, usable);
+}
+// A check that only prints does not guard a helper's request either, with
+// the index an int parameter.
+struct Classifier {
+  void loadTo(int gpu) { net->to(torch::Device(torch::kCUDA, gpu)); }
+  // CHECK-MESSAGES: :[[@LINE-1]]:48: warning: CUDA is requested with no cuda::is_available() check on this path; the program fails on a machine without a GPU [placement-unguarded-cuda]
+  // CHECK-MESSAGES: :[[@LINE+8]]:14: note: 'loadTo' is called here with no availability check
+  void loadChecked(int gpu) { net->to(torch::Device(torch::kCUDA, gpu)); }
+  torch::nn::Linear net{4, 4};
+};
+void warnOnly() {
+  if (!torch::cuda::is_available())
+    std::printf("warning: no GPU\n");
+  Classifier classifier;
+  classifier.loadTo(0);
+  if (!torch::cuda::is_available())
+    return;
+  classifier.loadChecked(0);
 }
