@@ -131,13 +131,26 @@ std::string DeviceSet::describe(SymbolNamer NameOf) const {
   return Text;
 }
 
-ZeroDim join(ZeroDim L, ZeroDim R) { return L == R ? L : ZeroDim::Unknown; }
+ZeroDim join(ZeroDim L, ZeroDim R) {
+  if (L == R)
+    return L;
+  return notZeroDim(L) && notZeroDim(R) ? ZeroDim::No : ZeroDim::Unknown;
+}
+
+ZeroDim broadcast(ZeroDim L, ZeroDim R) {
+  if (L == ZeroDim::Matrix || R == ZeroDim::Matrix)
+    return ZeroDim::Matrix;
+  if (L == ZeroDim::No || R == ZeroDim::No)
+    return ZeroDim::No;
+  return join(L, R);
+}
 
 const char *describe(ZeroDim Value) {
   switch (Value) {
   case ZeroDim::Yes:
     return "0-dim";
   case ZeroDim::No:
+  case ZeroDim::Matrix:
     return "not 0-dim";
   case ZeroDim::Unknown:
     break;

@@ -150,7 +150,22 @@ TEST(ZeroDimTest, Join) {
   EXPECT_EQ(join(ZeroDim::No, ZeroDim::No), ZeroDim::No);
   EXPECT_EQ(join(ZeroDim::Yes, ZeroDim::No), ZeroDim::Unknown);
   EXPECT_EQ(join(ZeroDim::No, ZeroDim::Unknown), ZeroDim::Unknown);
+  // Two dims or more, joined with one or more: one or more.
+  EXPECT_EQ(join(ZeroDim::Matrix, ZeroDim::Matrix), ZeroDim::Matrix);
+  EXPECT_EQ(join(ZeroDim::Matrix, ZeroDim::No), ZeroDim::No);
+  EXPECT_EQ(join(ZeroDim::Matrix, ZeroDim::Yes), ZeroDim::Unknown);
+  EXPECT_TRUE(notZeroDim(ZeroDim::Matrix));
+  EXPECT_FALSE(notZeroDim(ZeroDim::Unknown));
   EXPECT_STREQ(describe(ZeroDim::Yes), "0-dim");
+  EXPECT_STREQ(describe(ZeroDim::Matrix), "not 0-dim");
+}
+
+TEST(ZeroDimTest, Broadcast) {
+  // An operation's result has the most dims of its operands.
+  EXPECT_EQ(broadcast(ZeroDim::Yes, ZeroDim::Matrix), ZeroDim::Matrix);
+  EXPECT_EQ(broadcast(ZeroDim::Unknown, ZeroDim::No), ZeroDim::No);
+  EXPECT_EQ(broadcast(ZeroDim::Yes, ZeroDim::Yes), ZeroDim::Yes);
+  EXPECT_EQ(broadcast(ZeroDim::Yes, ZeroDim::Unknown), ZeroDim::Unknown);
 }
 
 } // namespace

@@ -106,3 +106,41 @@ void heldInAnOptionalOnTheDevice(const torch::Tensor &input) {
   consume(input.cuda() * held.value());
   consume(input.cuda() * *held);
 }
+
+// A row of a host tensor of two dims or more has a dim of its own: it is no
+// 0-dim scalar that may join a device operation (a rollout's done flags
+// indexed by step). An element of a one-dim tensor may be: not reported.
+void rowOfHostMatrix() {
+  auto dones = torch::zeros({128, 8});
+  auto next = torch::randn({128, 8}, torch::device(torch::kCUDA));
+  for (int64_t t = 0; t < 128; ++t)
+    consume(next[t] * (1 - dones[t]));
+  // CHECK-MESSAGES: :[[@LINE-1]]:21: warning: 'next[t]' is on cuda but '(1 - dones[t])' is on cpu in call to 'operator*' [placement-mixed-device]
+  // CHECK-MESSAGES: :[[@LINE-2]]:13: note: 'next[t]' was assigned a tensor on cuda here
+  // CHECK-MESSAGES: :[[@LINE-3]]:26: note: '(1 - dones[t])' was assigned a tensor on cpu here
+}
+void elementOfHostVector() {
+  auto scale = torch::ones({8});
+  auto next = torch::randn({8}, torch::device(torch::kCUDA));
+  consume(next * scale[0]);
+}
+
+// A list read from a file holds host tensors; updated in place with a
+// device tensor, it fails. Its look-alike moves the list's tensors first.
+void loadedListUpdated(const std::string &path) {
+  std::vector<torch::Tensor> shadow;
+  torch::load(shadow, path);
+  auto w = torch::randn({4}, torch::device(torch::kCUDA));
+  shadow[0].add_(w);
+  // CHECK-MESSAGES: :[[@LINE-1]]:13: warning: 'shadow[0]' is on cpu but 'w' is on cuda in call to 'add_' [placement-mixed-device]
+  // CHECK-MESSAGES: :[[@LINE-4]]:3: note: 'shadow[0]' was created on cpu here
+  // CHECK-MESSAGES: :[[@LINE-4]]:12: note: 'w' was created on cuda here
+}
+void loadedListMovedThenUpdated(const std::string &path) {
+  std::vector<torch::Tensor> shadow;
+  torch::load(shadow, path);
+  for (auto &t : shadow)
+    t = t.to(torch::kCUDA);
+  auto w = torch::randn({4}, torch::device(torch::kCUDA));
+  shadow[0].add_(w);
+}

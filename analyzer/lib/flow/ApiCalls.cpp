@@ -25,6 +25,15 @@ bool isDimArgument(const Expr *Arg) {
   return Value->getType()->isIntegerType() || listElements(Arg).has_value();
 }
 
+// The dims of a tensor made with Shape: none for `{}`, two or more for a
+// list of two sizes or more, else at least one (a size, an IntArrayRef).
+ZeroDim dimsOfShape(const Expr &Shape) {
+  if (isEmptyList(&Shape))
+    return ZeroDim::Yes;
+  std::optional<llvm::SmallVector<const Expr *, 4>> Sizes = listElements(&Shape);
+  return Sizes && Sizes->size() >= 2 ? ZeroDim::Matrix : ZeroDim::No;
+}
+
 } // namespace
 
 ValueFact DeviceFlow::evaluateApiCall(const CallExpr &Call, ApiCall Api) {
@@ -105,8 +114,8 @@ ValueFact DeviceFlow::evaluateApiCall(const CallExpr &Call, ApiCall Api) {
         Dim = ZeroDim::Yes;
       else if (!listElements(Args[0]) && !Data->isRecordType())
         Dim = ZeroDim::Unknown; // a std::vector's data has one dim at least
-    } else if (!Args.empty() && isEmptyList(Args[0])) {
-      Dim = ZeroDim::Yes; // zeros({})
+    } else if (!Args.empty()) {
+      Dim = dimsOfShape(*Args[0]); // zeros({}) has none, randn({t, n}) two
     }
     return Created(FactoryDevice(OnCpu), Dim);
   }
@@ -127,8 +136,13 @@ ValueFact DeviceFlow::evaluateApiCall(const CallExpr &Call, ApiCall Api) {
   case CallKind::SerializedLoad:
     // `torch::load(t, path[, device])`: data files hold what was saved, and
     // tensors are saved from the host as a rule; on the device given if any.
-    if (Self)
-      if (std::optional<Place> Into = placeOf(Self))
+    // A list (`torch::load(tensors, path)`) is filled with such tensors.
+    if (const Expr *Loaded = Self   ? Self
+                             : !Args.empty() &&
+                                     Model.classify(Args[0]->getType()) == ValueKind::TensorList
+                                 ? Args[0]
+                                 : nullptr)
+      if (std::optional<Place> Into = placeOf(Loaded))
         write(*Into, Created(FactoryDevice(OnCpu), ZeroDim::Unknown), nullptr, Call.getExprLoc());
     return ValueFact();
 
@@ -193,8 +207,7 @@ ValueFact DeviceFlow::evaluateApiCall(const CallExpr &Call, ApiCall Api) {
     if (!ReturnsTensor)
       return untracked(Call);
     // A shape of n > 0 sizes has n dims (`view({})` has none).
-    bool ToScalar = !Args.empty() && isEmptyList(Args[0]);
-    return derivedFrom(Call, factOf(Self), ToScalar ? ZeroDim::Yes : ZeroDim::No);
+    return derivedFrom(Call, factOf(Self), Args.empty() ? ZeroDim::No : dimsOfShape(*Args[0]));
   }
   // `view_as(y)` takes only y's shape; indices may stay on the cpu.
   case CallKind::ShapeOf:

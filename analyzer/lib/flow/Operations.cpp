@@ -11,7 +11,7 @@ using namespace clang;
 
 bool mayBeCpuScalar(const ValueFact &Fact) {
   std::optional<AbstractDevice> Device = Fact.Devices.single();
-  return Fact.Dim != ZeroDim::No && Device && Device->isCpu();
+  return !notZeroDim(Fact.Dim) && Device && Device->isCpu();
 }
 
 std::optional<Conflict> findConflict(llvm::ArrayRef<Operand> Operands) {
@@ -95,10 +95,7 @@ ValueFact DeviceFlow::combine(const Expr &Call, llvm::ArrayRef<Operand> Operands
   DeviceSet Devices;
   std::optional<ZeroDim> Dim;
   for (const Operand &O : Operands) {
-    Dim = Dim ? (*Dim == ZeroDim::No || O.Fact.Dim == ZeroDim::No
-                     ? ZeroDim::No
-                     : analysis::join(*Dim, O.Fact.Dim))
-              : O.Fact.Dim;
+    Dim = Dim ? broadcast(*Dim, O.Fact.Dim) : O.Fact.Dim;
     if (!AllCpuScalars && O.Promotable && mayBeCpuScalar(O.Fact))
       continue;
     // If the operation runs, an operand of unknown device is where the

@@ -88,8 +88,9 @@ ValueFact DeviceFlow::evaluateOperatorCall(const CXXOperatorCallExpr &Op) {
   bool RhsIsTensor = NumArgs >= 2 && Model.isTensor(Op.getArg(1)->getType());
   if (LhsKind != ValueKind::Tensor && !RhsIsTensor)
     return untracked(Op);
-  if (Kind == OO_Subscript)
-    return derivedFrom(Op, factOf(Lhs), ZeroDim::Unknown);
+  if (Kind == OO_Subscript) // one dim fewer
+    return derivedFrom(Op, factOf(Lhs),
+                       factOf(Lhs).Dim == ZeroDim::Matrix ? ZeroDim::No : ZeroDim::Unknown);
   if (NumArgs == 1) // -t, !t, ~t
     return derivedFrom(Op, factOf(Lhs), factOf(Lhs).Dim);
 

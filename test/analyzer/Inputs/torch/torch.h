@@ -295,6 +295,9 @@ at::Tensor scalar_tensor(const at::Scalar &s, at::TensorOptions options = {});
 at::Tensor zeros_like(const at::Tensor &self, at::TensorOptions options = {});
 at::Tensor tensor(double value, const at::TensorOptions &options = {});
 at::Tensor tensor(at::ArrayRef<double> values, const at::TensorOptions &options = {});
+// Reads what torch::save wrote into a tensor or a list of them.
+void load(at::Tensor &tensor, const std::string &path);
+void load(std::vector<at::Tensor> &tensors, const std::string &path);
 
 namespace cuda {
 size_t device_count();

@@ -140,9 +140,14 @@ private:
       AbstractDevice::cpu()};
 };
 
-// Whether a tensor is 0-dim (a PyTorch "scalar tensor"): yes, no, or unknown.
-enum class ZeroDim : std::uint8_t { Yes, No, Unknown };
+// Whether a tensor is 0-dim (a PyTorch "scalar tensor"): yes, no, or unknown;
+// Matrix: not, and neither is an element of it (`x[i]` of two dims or more).
+enum class ZeroDim : std::uint8_t { Yes, No, Unknown, Matrix };
 ZeroDim join(ZeroDim L, ZeroDim R);
+inline bool notZeroDim(ZeroDim Value) { return Value == ZeroDim::No || Value == ZeroDim::Matrix; }
+// The dims of a value combined with one of Value's (broadcasting: the most
+// of either).
+ZeroDim broadcast(ZeroDim L, ZeroDim R);
 const char *describe(ZeroDim Value);
 
 } // namespace placelint::analysis
