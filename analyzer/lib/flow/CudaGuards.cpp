@@ -28,14 +28,94 @@ bool inTryBlock(const Stmt &Body, const Stmt &S) {
          }) != nullptr;
 }
 
-// Whether a request is where CUDA is written (`kCUDA`, `"cuda:1"`,
-// `.cuda()`), not the use of a device made elsewhere.
-bool namesCuda(const Expr &Request, const ApiModel &Model, const ASTContext &Context) {
-  if (isa<StringLiteral>(Request) ||
-      ApiModel::deviceKindOfConstant(Request, Context) == DeviceKind::CUDA)
-    return true;
-  const auto *Call = dyn_cast<CallExpr>(&Request);
-  return Call && Model.classifyCall(*Call).Target == TransferTarget::Cuda;
+// How many CUDA devices every constructor of Method's class proves are
+// there by returning (CallSummary::DevicesEstablished): a method runs on an
+// object one of them made. 0 for a free function, a static method, a
+// constructor or a lambda.
+unsigned establishedByConstruction(const FunctionDecl &Function, SummaryProvider &Summaries) {
+  const auto *Method = dyn_cast<CXXMethodDecl>(&Function);
+  if (!Method || Method->isStatic() || isa<CXXConstructorDecl, CXXDestructorDecl>(Method) ||
+      Method->getParent()->isLambda())
+    return 0;
+  std::optional<unsigned> Least;
+  for (const CXXConstructorDecl *Ctor : Method->getParent()->ctors()) {
+    if (Ctor->isCopyOrMoveConstructor() || Ctor->isDeleted())
+      continue; // a copy is of an object made already
+    const FunctionDecl *Definition = nullptr;
+    unsigned Devices = Ctor->hasBody(Definition)
+                           ? Summaries.summarize(*Definition, CallInputs{}).DevicesEstablished
+                           : 0;
+    Least = std::min(Least.value_or(Devices), Devices);
+  }
+  return Least.value_or(0);
+}
+
+// Whether Field holds a device the object was given: every constructor of
+// its class sets it from its parameters (`device_(cfg.device)`).
+bool givenToTheObject(const FieldDecl &Field, const CXXRecordDecl &Class) {
+  bool Any = false;
+  for (const CXXConstructorDecl *Ctor : Class.ctors()) {
+    const FunctionDecl *Definition = nullptr;
+    if (Ctor->isCopyOrMoveConstructor() || Ctor->isDeleted())
+      continue;
+    if (!Ctor->hasBody(Definition))
+      return false;
+    const CXXCtorInitializer *Sets = nullptr;
+    for (const CXXCtorInitializer *Init : cast<CXXConstructorDecl>(Definition)->inits())
+      if (Init->isWritten() && Init->getMember() == &Field)
+        Sets = Init;
+    if (!Sets || !findInTree(Sets->getInit(), [](const Stmt &S) {
+          const auto *Ref = dyn_cast<DeclRefExpr>(&S);
+          return Ref && isa<ParmVarDecl>(Ref->getDecl());
+        }))
+      return false;
+    Any = true;
+  }
+  return Any;
+}
+
+// Whether the request at Use places with devices the object was given:
+// each device or options argument of Use is (or is built from) a field of
+// `this` that givenToTheObject; CUDA written in the class itself
+// (`Device second_{kCUDA, 1};`) is not.
+bool usesAGivenDevice(const Expr &Use, const CXXMethodDecl &Method, const ApiModel &Model) {
+  llvm::SmallVector<const Expr *, 4> Args;
+  if (const auto *Call = dyn_cast<CallExpr>(&Use))
+    Args.append(Call->arg_begin(), Call->arg_end());
+  else if (const auto *Construct = dyn_cast<CXXConstructExpr>(&Use))
+    Args.append(Construct->arg_begin(), Construct->arg_end());
+  bool Given = false;
+  for (const Expr *Arg : Args) {
+    ValueKind Kind = Model.classify(Arg->getType());
+    if (Kind != ValueKind::Device && Kind != ValueKind::TensorOptions)
+      continue;
+    // Through copies and conversions (`optional<Device>`), and options built
+    // from the device: `TensorOptions().device(device_)`.
+    auto Unwrap = [](const Expr *E) {
+      E = E->IgnoreImplicit()->IgnoreParenImpCasts();
+      while (const auto *Construct = dyn_cast<CXXConstructExpr>(E)) {
+        if (Construct->getNumArgs() != 1)
+          break;
+        E = Construct->getArg(0)->IgnoreImplicit()->IgnoreParenImpCasts();
+      }
+      return E;
+    };
+    const Expr *Device = Unwrap(Arg);
+    for (unsigned Depth = 0; Depth < 8; ++Depth) {
+      const auto *Builder = dyn_cast<CallExpr>(Device);
+      if (!Builder || Model.classifyCall(*Builder).Kind != CallKind::OptionsDevice ||
+          Builder->getNumArgs() < 1)
+        break;
+      Device = Unwrap(Builder->getArg(0));
+    }
+    const auto *Member = dyn_cast<MemberExpr>(Device);
+    const auto *Field = Member ? dyn_cast<FieldDecl>(Member->getMemberDecl()) : nullptr;
+    if (!Field || !isa<CXXThisExpr>(Member->getBase()->IgnoreParenImpCasts()) ||
+        !givenToTheObject(*Field, *Method.getParent()))
+      return false;
+    Given = true;
+  }
+  return Given;
 }
 
 } // namespace
@@ -72,28 +152,20 @@ void DeviceFlow::resolveCudaGuards() {
     }
     return Devices;
   };
-  // A method runs on an object one of its class's constructors made: what
-  // every constructor proves by returning is there. A device made elsewhere
-  // (a field's) is not asked for again (the constructor's
-  // `model_->to(device_)` reported, not `x.to(device_)` in a method); CUDA
-  // written in the method is its own request.
+  // A method runs on an object one of its class's constructors made: a
+  // device the object was given is asked for where every constructor
+  // placed with it (one bug, one report: the constructor's
+  // `model_->to(device_)`, not again `x.to(device_)` in a method). CUDA
+  // the class writes itself (`Device second_{kCUDA, 1};`, `.cuda()`) is
+  // asked for at each use.
   std::optional<unsigned> Constructed;
-  auto EstablishedByConstruction = [&] {
+  auto GivenAndEstablished = [&](const CudaRequest &Request) {
     const auto *Method = dyn_cast<CXXMethodDecl>(&Function);
-    if (!Method || Method->isStatic() || isa<CXXConstructorDecl, CXXDestructorDecl>(Method) ||
-        Method->getParent()->isLambda())
-      return 0u;
-    std::optional<unsigned> Least;
-    for (const CXXConstructorDecl *Ctor : Method->getParent()->ctors()) {
-      if (Ctor->isCopyOrMoveConstructor() || Ctor->isDeleted())
-        continue; // a copy is of an object made already
-      const FunctionDecl *Definition = nullptr;
-      unsigned Devices = Ctor->hasBody(Definition)
-                             ? Summaries.summarize(*Definition, CallInputs{}).DevicesEstablished
-                             : 0;
-      Least = std::min(Least.value_or(Devices), Devices);
-    }
-    return Least.value_or(0);
+    if (!Method || !usesAGivenDevice(*Request.Where, *Method, Model))
+      return false;
+    if (!Constructed)
+      Constructed = establishedByConstruction(Function, Summaries);
+    return *Constructed >= Request.DevicesNeeded;
   };
   std::optional<CallersGuard> ByCallers;
   Facts.setCudaGuards([&](const CudaRequest &Request) -> std::pair<unsigned, const Expr *> {
@@ -105,14 +177,10 @@ void DeviceFlow::resolveCudaGuards() {
     if (Here < Request.DevicesNeeded && Block &&
         EstablishedBefore(Request, *Block) >= Request.DevicesNeeded)
       return {Request.DevicesNeeded, nullptr};
-    if (Here < Request.DevicesNeeded && !namesCuda(*Request.Where, Model, Context)) {
-      if (!Constructed)
-        Constructed = EstablishedByConstruction();
-      if (*Constructed >= Request.DevicesNeeded)
-        return {Request.DevicesNeeded, nullptr};
-    }
     if (Here >= Request.DevicesNeeded)
       return {Here, nullptr};
+    if (GivenAndEstablished(Request))
+      return {Request.DevicesNeeded, nullptr};
     // Under `if (cuda)` on a bool parameter or field: the calls passing
     // false do not run it.
     llvm::SmallVector<const ValueDecl *, 2> Flags;
