@@ -160,13 +160,16 @@ TEST(FlowFactsTest, ZeroDimTracking) {
   probe(a + a);
   probe(a.relu());
   probe(zeros({}));
+  probe(zeros({2}).view({2, 1}));
+  probe(zeros({2}).view({-1}));
 }
 )cpp", "f");
   EXPECT_THAT(Run.ProbeDims,
+              // a (two sizes): two dims or more, as a + a and a.relu();
               // a.sum(0): a reduction over a dim keeps the others
-              ElementsAre(ZeroDim::No, ZeroDim::Yes, ZeroDim::No, ZeroDim::Yes,
-                          ZeroDim::Yes, ZeroDim::No, ZeroDim::Yes, ZeroDim::No, ZeroDim::No,
-                          ZeroDim::Yes));
+              ElementsAre(ZeroDim::Matrix, ZeroDim::Yes, ZeroDim::No, ZeroDim::Yes,
+                          ZeroDim::Yes, ZeroDim::No, ZeroDim::Yes, ZeroDim::Matrix,
+                          ZeroDim::Matrix, ZeroDim::Yes, ZeroDim::Matrix, ZeroDim::No));
 }
 
 TEST(FlowFactsTest, OpResultsFollowTheNonScalarDevice) {
