@@ -161,6 +161,14 @@ bool isTrueOrDefault(llvm::ArrayRef<const Expr *> Args) {
   return false;
 }
 
+bool isWrittenFalse(llvm::ArrayRef<const Expr *> Args) {
+  if (Args.empty() || isDefaultArgument(Args[0]))
+    return false;
+  const auto *Literal =
+      dyn_cast<CXXBoolLiteralExpr>(convertedValue(Args[0])->IgnoreParenImpCasts());
+  return Literal && !Literal->getValue();
+}
+
 unsigned explicitArgCount(const CallExpr &Call) {
   unsigned Count = 0;
   for (const Expr *Arg : Call.arguments())

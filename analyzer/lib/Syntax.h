@@ -52,6 +52,9 @@ unsigned explicitArgCount(const clang::CallExpr &Call);
 // Whether a flag argument (`requires_grad(true)`, `requires_grad_()`) is
 // written true or left to its default of true; an unknown value is not.
 bool isTrueOrDefault(llvm::ArrayRef<const clang::Expr *> Args);
+// Whether a flag argument is written false (`pinned_memory(false)`); a value
+// known only at run time (`pinned_memory(use_cuda)`) is not.
+bool isWrittenFalse(llvm::ArrayRef<const clang::Expr *> Args);
 
 // The elements of `{a, b}` passed as a tensor list (ArrayRef, vector,
 // initializer_list), or nullopt when the argument is not a literal list.

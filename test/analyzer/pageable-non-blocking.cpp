@@ -54,6 +54,23 @@ void stagingBufferPinned(torch::Device device, const std::vector<float> &values)
   consume(staging.to(device, true));
 }
 
+// Pinned when the program decides it (torch::data's pin_memory option, set
+// where CUDA is there): a flag known only at run time may pin; written
+// false, it does not.
+void stagingBufferPinnedByFlag(torch::Device device, const std::vector<float> &values, bool pin) {
+  torch::Tensor staging = torch::empty({64}, torch::TensorOptions().pinned_memory(pin));
+  staging.fill_(values[0]);
+  consume(staging.to(device, true));
+}
+
+void stagingBufferNotPinned(torch::Device device, const std::vector<float> &values) {
+  torch::Tensor staging = torch::empty({64}, torch::TensorOptions().pinned_memory(false));
+  staging.fill_(values[0]);
+  consume(staging.to(device, true));
+  // CHECK-MESSAGES: :[[@LINE-1]]:19: warning: non_blocking copy of 'staging' from pageable host memory: it is staged synchronously and overlaps nothing; pin the tensor (pin_memory(), or pinned_memory(true) in its options) [placement-pageable-non-blocking]
+  // CHECK-MESSAGES: :[[@LINE-4]]:27: note: 'staging' is made here in pageable memory
+}
+
 // copy_ into a device tensor from a pageable one.
 void copyIntoDeviceBuffer(const torch::Tensor &weights) {
   torch::Tensor onDevice = torch::zeros({64}, torch::kCUDA);

@@ -286,7 +286,8 @@ FunctionFacts::storedInto(const VarDecl &Var) const {
   return Stored;
 }
 
-bool FunctionFacts::optionsAskFor(const ValueFact &Options, CallKind Flag) const {
+bool FunctionFacts::optionsAskFor(const ValueFact &Options, CallKind Flag,
+                                  bool UnknownAsks) const {
   const ValueFact *Fact = &Options;
   // Through the chain of builders: `TensorOptions().dtype(t).pinned_memory(true)`.
   for (unsigned Depth = 0; Fact && Depth < kMaxChain; ++Depth) {
@@ -297,8 +298,10 @@ bool FunctionFacts::optionsAskFor(const ValueFact &Options, CallKind Flag) const
     const CallExpr *Call = Home.callThatMade(*Fact, Api);
     if (!Call)
       return false;
-    if (Api.Kind == Flag)
-      return isTrueOrDefault(llvm::ArrayRef(Call->getArgs(), Call->getNumArgs()));
+    if (Api.Kind == Flag) {
+      llvm::ArrayRef<const Expr *> Args(Call->getArgs(), Call->getNumArgs());
+      return UnknownAsks ? !isWrittenFalse(Args) : isTrueOrDefault(Args);
+    }
     const auto *Method = dyn_cast<CXXMemberCallExpr>(Call);
     if (!Method || (Api.Kind != CallKind::OptionsBuilder && Api.Kind != CallKind::OptionsDevice &&
                     Api.Kind != CallKind::OptionsRequiresGrad &&
@@ -338,7 +341,7 @@ bool FunctionFacts::madeOnHostByDefault(const CallExpr &Factory) const {
       continue;
     const ValueFact *Options = factAt(Arg);
     if (!Options || !Options->OptionsWithoutDevice ||
-        optionsAskFor(*Options, CallKind::OptionsPinnedMemory))
+        optionsAskFor(*Options, CallKind::OptionsPinnedMemory, /*UnknownAsks=*/true))
       return false;
   }
   return true;

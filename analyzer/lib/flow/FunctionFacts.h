@@ -229,8 +229,9 @@ public:
     return hostFactoryThatMade(Fact, 0);
   }
   // Whether options ask for Flag (OptionsRequiresGrad, OptionsPinnedMemory)
-  // anywhere in the chain of builders that made them.
-  bool optionsAskFor(const ValueFact &Options, CallKind Flag) const;
+  // anywhere in the chain of builders that made them; with UnknownAsks, a
+  // flag known only at run time (`pinned_memory(use_cuda)`) counts as asked.
+  bool optionsAskFor(const ValueFact &Options, CallKind Flag, bool UnknownAsks = false) const;
   // A tensor made to require grad: a leaf that autograd gives a gradient
   // (its factory's options asked, or requires_grad_()).
   bool requiresGrad(const ValueFact &Fact) const;

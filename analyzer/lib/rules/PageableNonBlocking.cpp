@@ -246,7 +246,8 @@ const CallExpr *pageableMaker(const FunctionFacts &Facts, const ValueFact &Fact,
                           const ValueFact *Options = Facts.factAt(Arg);
                           return Options &&
                                  Model.classify(Arg->getType()) == ValueKind::TensorOptions &&
-                                 Facts.optionsAskFor(*Options, CallKind::OptionsPinnedMemory);
+                                 Facts.optionsAskFor(*Options, CallKind::OptionsPinnedMemory,
+                                                     /*UnknownAsks=*/true);
                         })
                ? nullptr
                : Call;
