@@ -126,6 +126,23 @@ void synchronizedWhenOnCuda(const torch::Tensor &batch, bool gpu) {
   log_metrics(again);
 }
 
+// Synchronised only where CUDA is there: where it is not, no download came
+// from it. The test the other way round waits only where nothing is queued.
+void synchronizedWhenCudaIsThere(const torch::Tensor &batch, torch::Device device) {
+  torch::Tensor d = batch.to(device) * 2;
+  torch::Tensor host = d.to(torch::kCPU, /*non_blocking=*/true);
+  if (torch::cuda::is_available()) torch::cuda::synchronize();
+  log_metrics(host);
+}
+void synchronizedWhenCudaIsNotThere(const torch::Tensor &batch, torch::Device device) {
+  torch::Tensor d = batch.to(device) * 2;
+  torch::Tensor host = d.to(torch::kCPU, /*non_blocking=*/true);
+  if (!torch::cuda::is_available()) torch::cuda::synchronize();
+  log_metrics(host);
+  // CHECK-MESSAGES: :[[@LINE-1]]:15: warning: 'host' is read on the host before the non_blocking copy that fills it is synchronized; it may hold stale or partial values [placement-unsynchronized-read]
+  // CHECK-MESSAGES: :[[@LINE-4]]:26: note: copied here with non_blocking=true; synchronize before reading it
+}
+
 // ...but not when the test is the other way round, or the read is on the
 // CUDA edge before the synchronisation.
 void synchronizedWhenNotOnCuda(const torch::Tensor &batch, bool gpu) {

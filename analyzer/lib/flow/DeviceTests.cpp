@@ -1,3 +1,5 @@
+// Branches on whether CUDA is there (`if (cuda::is_available())`): on the
+// edge where it is not, no download came from a CUDA device.
 // Branches on a device's kind (`if (device.is_cuda())`, `if
 // (!x.is_cuda())`): on the edge where the device is not CUDA, a tensor on
 // that device is on the host, so a non_blocking download of it
@@ -44,17 +46,52 @@ std::optional<std::pair<const Expr *, bool>> cudaTested(const Expr *Condition,
   return std::make_pair(Object, true);
 }
 
+// Whether Condition is a check that CUDA is there (`cuda::is_available()`,
+// a listed AvailabilityChecks flag), and whether it is true when it is.
+std::optional<bool> availabilityTested(const Expr *Condition, const ApiModel &Model) {
+  if (!Condition)
+    return std::nullopt;
+  Condition = Condition->IgnoreParenImpCasts();
+  if (const auto *Not = dyn_cast<UnaryOperator>(Condition); Not && Not->getOpcode() == UO_LNot) {
+    std::optional<bool> Inner = availabilityTested(Not->getSubExpr(), Model);
+    return Inner ? std::optional(!*Inner) : std::nullopt;
+  }
+  const auto *Call = dyn_cast<CallExpr>(Condition);
+  const FunctionDecl *Callee = Call ? Call->getDirectCallee() : nullptr;
+  if (!Callee || Model.availabilityCheck(*Callee) != AvailabilityKind::Flag)
+    return std::nullopt;
+  return true;
+}
+
 } // namespace
 
 void DeviceFlow::refineByDeviceTest(const CFGBlock &Branch, const CFGBlock &Successor,
                                     FlowState &State) const {
   if (Branch.succ_size() != 2)
     return;
+  bool TrueEdge = *Branch.succ_begin() == &Successor;
+  // Where CUDA is not there (`if (cuda::is_available()) synchronize();`),
+  // no download came from it: one of a tensor on the host queued nothing,
+  // and one of a tensor asked for on CUDA was never reached.
+  const auto *Condition = dyn_cast_or_null<Expr>(Branch.getTerminatorCondition());
+  if (std::optional<bool> Available = availabilityTested(Condition, Model)) {
+    if (TrueEdge == *Available)
+      return;
+    auto FromOtherAccelerator = [&](const CallExpr &Copy) {
+      const Transfer *Here = Facts.transferAt(Copy);
+      return Here && llvm::any_of(Here->Source.Devices.devices(), [](const AbstractDevice &D) {
+               return D.isConcrete() && !D.isCpu() && D.type() != DeviceKind::CUDA;
+             });
+    };
+    for (auto &[Path, Fact] : State)
+      if (Fact.Pending && !FromOtherAccelerator(*Fact.Pending))
+        Fact.Pending = nullptr;
+    return;
+  }
   std::optional<std::pair<const Expr *, bool>> Tested =
-      cudaTested(dyn_cast_or_null<Expr>(Branch.getTerminatorCondition()), Model);
+      cudaTested(Condition, Model);
   if (!Tested)
     return;
-  bool TrueEdge = *Branch.succ_begin() == &Successor;
   if (TrueEdge == Tested->second)
     return; // the edge where it is CUDA
   // Where it may be: the host, CUDA devices, or a device chosen at run time
