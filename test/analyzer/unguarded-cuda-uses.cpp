@@ -186,3 +186,20 @@ void trainOnTheUsersDevice() {
   readOption("--device", cfg.device);
   UserTrainer trainer(cfg);
 }
+
+// CUDA the class writes itself is asked for at each use: in a method too,
+// after the constructor's.
+struct SecondStage {
+  SecondStage() { head->to(device_); }
+  // CHECK-MESSAGES: :[[@LINE-1]]:25: warning: CUDA is requested with no cuda::is_available() check on this path; the program fails on a machine without a GPU [placement-unguarded-cuda]
+  // CHECK-MESSAGES: :[[@LINE+8]]:15: note: 'SecondStage' is called here with no availability check
+  torch::Tensor forward(const torch::Tensor &x) { return head(x.to(device_)); }
+  // CHECK-MESSAGES: :[[@LINE-1]]:65: warning: CUDA is requested with no cuda::is_available() check on this path; the program fails on a machine without a GPU [placement-unguarded-cuda]
+  // CHECK-MESSAGES: :[[@LINE+6]]:17: note: 'forward' is called here with no availability check
+  const torch::Device device_{torch::kCUDA};
+  torch::nn::Linear head{4, 4};
+};
+void runSecondStage(const torch::Tensor &x) {
+  SecondStage stage;
+  consume(stage.forward(x));
+}
