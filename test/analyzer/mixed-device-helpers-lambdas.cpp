@@ -92,3 +92,51 @@ void stdFunctionGivenTwoLambdas(torch::Device device, const torch::Tensor &x, bo
     upload = [&] { return x; };
   consume(upload() + w);
 }
+
+// A hook kept in a std::function field, set by the constructor (in its body
+// or its member initializer) and called by another method: the call runs
+// that lambda. One that discards its move leaves the batch on the host.
+class HookedTrainer {
+public:
+  explicit HookedTrainer(torch::Device device) : device_(device) {
+    model_->to(device_);
+    prepare_ = [this](torch::Tensor &x) { x.to(device_); };
+  }
+  void step(torch::Tensor batch) {
+    prepare_(batch);
+    consume(model_->forward(batch));
+    // CHECK-MESSAGES: :[[@LINE-1]]:21: warning: 'batch' is on cpu but 'model_' is on cuda in call to 'forward' [placement-mixed-device]
+    // CHECK-MESSAGES: :[[@LINE+30]]:16: note: 'batch' was created on cpu here
+    // CHECK-MESSAGES: :[[@LINE-8]]:13: note: 'model_' was moved to cuda here
+    // CHECK-MESSAGES: :[[@LINE+28]]:11: note: with the values this call gives it
+  }
+
+private:
+  torch::Device device_;
+  torch::nn::Linear model_{4, 2};
+  std::function<void(torch::Tensor &)> prepare_;
+};
+
+class HookedTrainerMoving {
+public:
+  explicit HookedTrainerMoving(torch::Device device)
+      : device_(device), prepare_([this](torch::Tensor &x) { x = x.to(device_); }) {
+    model_->to(device_);
+  }
+  void step(torch::Tensor batch) {
+    prepare_(batch);
+    consume(model_->forward(batch));
+  }
+
+private:
+  torch::Device device_;
+  torch::nn::Linear model_{4, 2};
+  std::function<void(torch::Tensor &)> prepare_;
+};
+
+void trainWithHooks() {
+  HookedTrainer trainer(torch::kCUDA);
+  trainer.step(torch::ones({2, 4}));
+  HookedTrainerMoving moving(torch::kCUDA);
+  moving.step(torch::ones({2, 4}));
+}

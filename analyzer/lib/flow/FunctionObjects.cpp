@@ -65,6 +65,8 @@ public:
     return true;
   }
 
+  void found(AccessPath Path, const LambdaExpr *Lambda) { Store(std::move(Path), Lambda); }
+
 private:
   Found Store;
   std::function<std::optional<AccessPath>(const Expr *)> PathOf;
@@ -90,6 +92,26 @@ const LambdaExpr *DeviceFlow::functionTarget(const Expr &Callable) {
         PathOf);
     if (const Stmt *Body = Facts.function().getBody())
       Walk.TraverseStmt(const_cast<Stmt *>(Body));
+    // In a method, a field of the object (a hook, a callback) is also given
+    // its lambda by the class's other methods and constructors: in their
+    // bodies and member initializers.
+    const auto *Method = dyn_cast<CXXMethodDecl>(&Facts.function());
+    const CXXRecordDecl *Class = Method && !Method->isStatic() && !Method->getParent()->isLambda()
+                                     ? Method->getParent()
+                                     : nullptr;
+    llvm::SmallVector<const CXXMethodDecl *, 8> Others;
+    if (Class)
+      Others.append(Class->method_begin(), Class->method_end());
+    for (const CXXMethodDecl *Other : Others) {
+      if (Other == Method || !Other->hasBody())
+        continue;
+      if (const auto *Constructor = dyn_cast<CXXConstructorDecl>(Other))
+        for (const CXXCtorInitializer *Init : Constructor->inits())
+          if (const FieldDecl *Field = Init->getMember();
+              Field && Init->isWritten() && isStdFunctionObject(Field->getType()))
+            Walk.found(AccessPath(Field), lambdaIn(Init->getInit()));
+      Walk.TraverseStmt(Other->getBody());
+    }
   }
   std::optional<Place> Where = placeOf(&Callable);
   if (!Where || Where->OneElement)
