@@ -156,6 +156,10 @@ std::optional<StringRef> PlacementCheck::indentationBefore(SourceLocation At) co
 std::string PlacementCheck::text(const Expr *E) const {
   if (!E || !CurrentContext)
     return "";
+  // `mask->to(d)` calls to() on what `mask->` gives: named by `mask`.
+  if (const auto *Arrow = dyn_cast<CXXOperatorCallExpr>(E->IgnoreImplicit());
+      Arrow && Arrow->getOperator() == OO_Arrow && Arrow->getNumArgs() == 1)
+    E = Arrow->getArg(0);
   const SourceManager &SM = CurrentContext->getSourceManager();
   CharSourceRange Range = Lexer::makeFileCharRange(
       CharSourceRange::getTokenRange(E->getSourceRange()), SM,

@@ -5,6 +5,8 @@
 // is a plain non-const variable.
 #include <pl/pl.h>
 
+#include <optional>
+
 void consume(const pl::Tensor &t);
 pl::Tensor produce();
 
@@ -107,4 +109,15 @@ void moveTo(pl::Tensor tensor, const pl::Device &device) {
   tensor.to(device);
   // CHECK-MESSAGES: :[[@LINE-1]]:10: warning: the result of 'to' is discarded; 'tensor' is not moved in place [placement-discarded-transfer]
   // CHECK-FIXES: {{^}}  tensor.to(device);{{$}}
+}
+
+// A tensor held in an optional, moved through `->`: named by the optional.
+void optionalMaskMoved(std::optional<pl::Tensor> &mask, pl::Device dev) {
+  if (mask)
+    mask->to(dev);
+  // CHECK-MESSAGES: :[[@LINE-1]]:11: warning: the result of 'to' is discarded; 'mask' is not moved in place [placement-discarded-transfer]
+}
+void optionalMaskAssigned(std::optional<pl::Tensor> &mask, pl::Device dev) {
+  if (mask)
+    *mask = mask->to(dev);
 }
