@@ -70,6 +70,11 @@ bool DeviceSet::allConcrete() const {
                      [](const AbstractDevice &D) { return D.isConcrete(); });
 }
 
+bool DeviceSet::excludesCpu() const {
+  return State == Shape::Set && std::none_of(devices().begin(), devices().end(),
+                                             [](const AbstractDevice &D) { return D.isCpu(); });
+}
+
 DeviceSet DeviceSet::join(const DeviceSet &Other) const {
   if (isBottom() || Other.isUnknown())
     return Other;

@@ -76,6 +76,12 @@ TEST(DeviceSetTest, SingleAndConcreteness) {
   EXPECT_TRUE(setOf({AbstractDevice::cpu(), AbstractDevice::cuda()}).allConcrete());
   EXPECT_FALSE(DeviceSet::of(AbstractDevice::symbolic(DevA)).allConcrete());
   EXPECT_FALSE(DeviceSet::unknown().allConcrete());
+  // Certainly off the host: a device, a Device variable's device; not a
+  // set holding the host, not an unknown or empty set.
+  EXPECT_TRUE(setOf({AbstractDevice::cuda(), AbstractDevice::symbolic(DevA)}).excludesCpu());
+  EXPECT_FALSE(setOf({AbstractDevice::cpu(), AbstractDevice::cuda()}).excludesCpu());
+  EXPECT_FALSE(DeviceSet::unknown().excludesCpu());
+  EXPECT_FALSE(DeviceSet::bottom().excludesCpu());
 }
 
 TEST(DeviceSetTest, ForgetIfDropsToUnknown) {

@@ -46,6 +46,12 @@ std::optional<std::pair<const Expr *, bool>> cudaTested(const Expr *Condition,
   return std::make_pair(Object, true);
 }
 
+// A device written in the code that is neither the host nor CUDA (`sim`):
+// "not CUDA" says nothing of where it is.
+bool isOtherAccelerator(const AbstractDevice &D) {
+  return D.isConcrete() && !D.isCpu() && D.type() != DeviceKind::CUDA;
+}
+
 // Whether Condition is a check that CUDA is there (`cuda::is_available()`,
 // a listed AvailabilityChecks flag), and whether it is true when it is.
 std::optional<bool> availabilityTested(const Expr *Condition, const ApiModel &Model) {
@@ -79,9 +85,7 @@ void DeviceFlow::refineByDeviceTest(const CFGBlock &Branch, const CFGBlock &Succ
       return;
     auto FromOtherAccelerator = [&](const CallExpr &Copy) {
       const Transfer *Here = Facts.transferAt(Copy);
-      return Here && llvm::any_of(Here->Source.Devices.devices(), [](const AbstractDevice &D) {
-               return D.isConcrete() && !D.isCpu() && D.type() != DeviceKind::CUDA;
-             });
+      return Here && llvm::any_of(Here->Source.Devices.devices(), isOtherAccelerator);
     };
     for (auto &[Path, Fact] : State)
       if (Fact.Pending && !FromOtherAccelerator(*Fact.Pending))
@@ -102,9 +106,7 @@ void DeviceFlow::refineByDeviceTest(const CFGBlock &Branch, const CFGBlock &Succ
   if (!Device)
     Device = Facts.factAt(Tested->first->IgnoreParenImpCasts());
   if (!Device || !Device->Devices.isKnown() ||
-      llvm::any_of(Device->Devices.devices(), [](const AbstractDevice &D) {
-        return D.isConcrete() && !D.isCpu() && D.type() != DeviceKind::CUDA;
-      }))
+      llvm::any_of(Device->Devices.devices(), isOtherAccelerator))
     return;
   // Whether the download Copy copied a tensor on that device, as the test
   // tells of it: a copy here, or one a helper called here made of what the

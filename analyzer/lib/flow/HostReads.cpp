@@ -24,8 +24,7 @@ namespace {
 bool uploads(const CXXMemberCallExpr &Call, const FunctionFacts &Facts) {
   const ValueFact *Result = Facts.factAt(&Call);
   const Transfer *Upload = Result ? Facts.transferThatMade(*Result) : nullptr;
-  return Upload && Upload->Call == &Call && !Upload->IsSync && Upload->Target.isKnown() &&
-         llvm::none_of(Upload->Target.devices(), [](const AbstractDevice &D) { return D.isCpu(); });
+  return Upload && Upload->Call == &Call && !Upload->IsSync && Upload->Target.excludesCpu();
 }
 
 // Whether E (a variable, a field or a call giving the host tensor) is read

@@ -30,14 +30,11 @@ const Expr *subscripted(const Expr &Written, const ApiModel &Model) {
 
 void DeviceFlow::noteElementWrite(const CallExpr &Call, const Expr &Tensor, const Expr &Value) {
   const ValueFact &Target = factOf(&Tensor);
-  bool OnDevice = Target.Devices.isKnown() &&
-                  llvm::none_of(Target.Devices.devices(),
-                                [](const AbstractDevice &D) { return D.isCpu(); });
   // A number, or a tensor on the host: its value crosses to the device.
   const Expr *Given = Value.IgnoreUnlessSpelledInSource();
   std::optional<AbstractDevice> From =
       Model.isTensor(Given->getType()) ? factOf(Given).Devices.single() : AbstractDevice::cpu();
-  if (OnDevice && From && From->isCpu())
+  if (Target.Devices.excludesCpu() && From && From->isCpu())
     Facts.record(ElementWrite{&Call, &Tensor, Target.Devices});
 }
 

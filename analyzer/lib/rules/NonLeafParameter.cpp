@@ -52,6 +52,14 @@ const CXXMemberCallExpr *moveOfGivenValue(const FunctionFacts &Facts, const Valu
   return MadeHere && Facts.requiresGrad(Moved) ? Move->Call : nullptr;
 }
 
+// The move whose non-leaf copy Fact is: made here or where it was made
+// (nonLeafMove), or of a value this function gave a callee
+// (moveOfGivenValue).
+const CXXMemberCallExpr *moveBehind(const FunctionFacts &Facts, const ValueFact &Fact) {
+  const CXXMemberCallExpr *Move = Facts.nonLeafMove(Fact);
+  return Move ? Move : moveOfGivenValue(Facts, Fact);
+}
+
 // The values a function puts into its local list Var, for a use whose fact
 // is their join: its initializer's elements and each push_back /
 // emplace_back of one value. Nullopt when the list may change otherwise
@@ -107,9 +115,7 @@ std::optional<llvm::SmallVector<const ValueFact *, 2>> putInto(const FunctionFac
 // copy.
 llvm::SmallVector<const CXXMemberCallExpr *, 2>
 nonLeafMoves(const FunctionFacts &Facts, const ParameterUse &Use) {
-  if (const CXXMemberCallExpr *Move = Facts.nonLeafMove(Use.Fact))
-    return {Move};
-  if (const CXXMemberCallExpr *Move = moveOfGivenValue(Facts, Use.Fact))
+  if (const CXXMemberCallExpr *Move = moveBehind(Facts, Use.Fact))
     return {Move};
   llvm::SmallVector<const CXXMemberCallExpr *, 2> Moves;
   // A list whose elements the flow tracks apart (`return {a_, b_};` of a
@@ -120,8 +126,7 @@ nonLeafMoves(const FunctionFacts &Facts, const ParameterUse &Use) {
     for (const auto &[Relative, Element] : Parts->second) {
       if (Relative.steps().size() != 1 || !Relative.steps().front().isPosition())
         continue;
-      const CXXMemberCallExpr *Move = Facts.nonLeafMove(Element);
-      if (Move = Move ? Move : moveOfGivenValue(Facts, Element); Move)
+      if (const CXXMemberCallExpr *Move = moveBehind(Facts, Element))
         Moves.push_back(Move);
     }
     if (!Moves.empty())
@@ -138,8 +143,7 @@ nonLeafMoves(const FunctionFacts &Facts, const ParameterUse &Use) {
       !Var ? std::nullopt : IsList ? putInto(Facts, *Var) : Facts.storedInto(*Var);
   for (const ValueFact *Value :
        Stored ? *Stored : llvm::SmallVector<const ValueFact *, 2>()) {
-    const CXXMemberCallExpr *Move = Facts.nonLeafMove(*Value);
-    Move = Move ? Move : moveOfGivenValue(Facts, *Value);
+    const CXXMemberCallExpr *Move = moveBehind(Facts, *Value);
     if (!Move)
       return {};
     Moves.push_back(Move);

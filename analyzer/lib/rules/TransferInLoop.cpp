@@ -256,8 +256,7 @@ const Stmt *outerLoopOfWhole(const Transfer &T, const Stmt &Loop, const Expr &Wh
 // variable's may be CUDA) to the host.
 bool isSync(const DeviceSet &From, const DeviceSet &Target) {
   std::optional<AbstractDevice> To = Target.single();
-  return To && To->isCpu() && From.isKnown() &&
-         llvm::none_of(From.devices(), [](const AbstractDevice &D) { return D.isCpu(); });
+  return To && To->isCpu() && From.excludesCpu();
 }
 
 // Whether Target is inside S under a loop or a lambda (called no one knows

@@ -115,6 +115,9 @@ public:
   std::optional<AbstractDevice> single() const;
   // True when every member is a concrete device (and there is one at least).
   bool allConcrete() const;
+  // True when the set is known and none of its members is the host (a
+  // Device variable's device may be CUDA).
+  bool excludesCpu() const;
   llvm::ArrayRef<AbstractDevice> devices() const {
     return llvm::ArrayRef(Members.data(), Size);
   }
